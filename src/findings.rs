@@ -1,0 +1,160 @@
+//! Findings: what the audit reports, each with a stable code (see `docs/FINDINGS.md`).
+
+use crate::board::{Color, Point};
+use crate::rules::RulesetSet;
+
+/// How serious a finding is. Ordered: `Info < Warning < Error`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+macro_rules! codes {
+    ($( $variant:ident = $id:literal, $name:literal, $sev:ident, $doc:literal; )*) => {
+        /// Every kind of finding. The `id` (e.g. `R401`) and `name` are a stable contract.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $( #[doc = $doc] $variant, )* }
+
+        impl Code {
+            /// Every code, in id order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+            /// The stable identifier, e.g. `R401`.
+            pub fn id(self) -> &'static str { match self { $(Code::$variant => $id,)* } }
+            /// The stable short name, e.g. `occupied`.
+            pub fn name(self) -> &'static str { match self { $(Code::$variant => $name,)* } }
+            /// The default severity.
+            pub fn severity(self) -> Severity { match self { $(Code::$variant => Severity::$sev,)* } }
+            /// One line saying what the code means.
+            pub fn description(self) -> &'static str { match self { $(Code::$variant => $doc,)* } }
+        }
+    };
+}
+
+codes! {
+    // F: files
+    UnreadableFile = "F001", "unreadable-file", Error, "The file could not be read (I/O error, permission, vanished, a directory, a symlink loop).";
+    EmptyFile = "F002", "empty-file", Error, "The file is empty or holds only white space.";
+    NotSgf = "F003", "not-sgf", Error, "No SGF game tree `(;` was found in the file.";
+    // E: encodings
+    CharsetAssumed = "E101", "charset-assumed", Info, "The text encoding was not declared (no CA) and not plain UTF-8/ASCII; the encoding used is named.";
+    CharsetUnknownLabel = "E102", "charset-unknown-label", Warning, "The CA label names no known encoding; the encoding used instead is named.";
+    CharsetWrongLabel = "E103", "charset-wrong-label", Warning, "The bytes are not valid in the encoding CA declares; the encoding used instead is named.";
+    CharsetReplaced = "E104", "charset-replaced", Warning, "Some bytes are invalid in every encoding tried and were replaced by U+FFFD.";
+    // S: syntax
+    LeadingText = "S201", "leading-text", Warning, "Text before the first game tree was skipped.";
+    TrailingText = "S202", "trailing-text", Warning, "Text after the last game tree was skipped.";
+    UnclosedTree = "S203", "unclosed-tree", Warning, "A game tree or variation is not closed by `)` (truncated file?); it was closed at the end of the file.";
+    UnterminatedValue = "S204", "unterminated-value", Error, "A property value `[` has no closing `]` before the end of the file; the rest of the game is lost.";
+    StrayClose = "S205", "stray-close", Warning, "A `)` closes nothing; it was skipped.";
+    JunkText = "S206", "junk-text", Warning, "Text that is not a property stands between properties or nodes.";
+    MissingIdentifier = "S207", "missing-identifier", Warning, "A property value `[...]` has no property identifier before it.";
+    MissingValue = "S208", "missing-value", Warning, "A property identifier has no value `[...]` after it.";
+    EmptyVariation = "S209", "empty-variation", Warning, "A variation `(` holds no node `;`.";
+    LenientRecovery = "S210", "lenient-recovery", Warning, "The strict parse failed; a lenient parse kept only the part of the game before the first error.";
+    ParseFailed = "S211", "parse-failed", Error, "The game tree could not be parsed at all.";
+    // P: properties
+    BadSize = "P301", "bad-size", Error, "SZ is not a whole number in 1..=52, or the board is rectangular (unsupported).";
+    NotGo = "P302", "not-go", Error, "GM says this is not a game of Go.";
+    BadMoveValue = "P303", "bad-move-value", Error, "A move or setup value is not a point (e.g. `B[1]`).";
+    TwoMovesInNode = "P304", "two-moves-in-node", Warning, "One node holds both a B and a W move; both were played, B first.";
+    HandicapMismatch = "P305", "handicap-mismatch", Warning, "HA differs from the number of handicap stones given.";
+    BadPropertyValue = "P306", "bad-property-value", Warning, "A game-info value (KM, HA, PL, ...) is malformed and was ignored.";
+    DuplicateProperty = "P307", "duplicate-property", Warning, "A property appears twice in one node; the first was used.";
+    UnusualFileFormat = "P308", "unusual-file-format", Info, "FF names a version other than 1-4.";
+    // R: rule violations (per ruleset)
+    Occupied = "R401", "occupied", Error, "A stone was played on an occupied point.";
+    OffBoard = "R402", "off-board", Error, "A stone was played outside the board.";
+    Suicide = "R403", "suicide", Error, "The move left its own string without liberties (self-capture).";
+    Ko = "R404", "ko", Error, "The move retakes a ko at once, recreating the position before the opponent's last move.";
+    Superko = "R405", "superko", Error, "The move recreates an earlier whole-board position forbidden by the ruleset's repetition rule.";
+    WrongTurn = "R406", "wrong-turn", Error, "The same colour moved twice in a row (not a handicap or omitted pass pattern).";
+    NoResultRepetition = "R407", "no-result-repetition", Warning, "Japanese rule 12: a whole-board position recurred; the game may end with no result.";
+    // A: record anomalies
+    HandicapAsMoves = "A501", "handicap-as-moves", Info, "Handicap stones were given as the first HA Black moves instead of AB setup.";
+    OmittedPass = "A502", "omitted-pass", Warning, "The same colour moved twice in a machine-written record: read as the opponent's omitted pass.";
+    PlayAfterEnd = "A503", "play-after-end", Warning, "Stones were played after two consecutive passes (play resumed).";
+    SetupInGame = "A504", "setup-in-game", Warning, "Setup stones (AB/AW/AE) change the board after moves were played.";
+    FirstPlayer = "A505", "first-player", Warning, "The first move was not by the expected player (Black on an empty board, White after handicap stones, or PL).";
+    // X: internal
+    InternalError = "X900", "internal-error", Error, "A bug in sgfaudit while handling this game; the run went on.";
+}
+
+/// A place in the source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// Byte offset in the file as read.
+    pub offset: u64,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in characters.
+    pub column: u32,
+}
+
+/// One reported fact about a file or a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    pub code: Code,
+    pub severity: Severity,
+    /// Move number (1-based over B/W properties of the main line; passes count).
+    pub move_number: Option<u32>,
+    pub point: Option<Point>,
+    pub color: Option<Color>,
+    /// The rulesets under which the finding applies (empty: not rules-specific).
+    pub rulesets: RulesetSet,
+    pub message: String,
+    /// Where in the text, for syntax findings.
+    pub location: Option<Location>,
+}
+
+impl Finding {
+    /// A finding with the code's default severity and nothing else set.
+    pub fn new(code: Code, message: impl Into<String>) -> Finding {
+        Finding {
+            code,
+            severity: code.severity(),
+            move_number: None,
+            point: None,
+            color: None,
+            rulesets: RulesetSet::EMPTY,
+            message: message.into(),
+            location: None,
+        }
+    }
+
+    pub fn at_move(mut self, n: u32) -> Finding {
+        self.move_number = Some(n);
+        self
+    }
+
+    pub fn with_point(mut self, p: Option<Point>) -> Finding {
+        self.point = p;
+        self
+    }
+
+    pub fn with_color(mut self, c: Color) -> Finding {
+        self.color = Some(c);
+        self
+    }
+
+    pub fn under(mut self, r: RulesetSet) -> Finding {
+        self.rulesets = r;
+        self
+    }
+
+    pub fn located(mut self, loc: Location) -> Finding {
+        self.location = Some(loc);
+        self
+    }
+}

@@ -1,0 +1,86 @@
+//! The game record as the core sees it: board size, game info and the main line as
+//! a flat list of events. Built from SGF by `sgf::convert`; the core never sees SGF.
+
+use crate::board::{Color, Point};
+
+/// What a move event does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveKind {
+    Pass,
+    /// A point on the board.
+    Place(Point),
+    /// Coordinates outside the board (raw SGF letters, 0-based).
+    OffBoard { x: u8, y: u8 },
+    /// A value that is not a point at all (e.g. `B[1]`); played as nothing.
+    Unreadable,
+}
+
+/// One step of the main line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Setup stones (`AB`/`AW`/`AE`) of one node: the range into
+    /// [`GameRecord::setup`].
+    Setup { start: u32, len: u32 },
+    /// A `B` or `W` move.
+    Move { color: Color, kind: MoveKind },
+}
+
+/// Territory markup (`TB`/`TW`) found in the last node(s) of the main line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Markup {
+    pub black_territory: Vec<Point>,
+    pub white_territory: Vec<Point>,
+}
+
+/// Game information as recorded (free text, unparsed), for reports and checks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameInfo {
+    /// `RU`
+    pub rules: Option<String>,
+    /// `RE`
+    pub result: Option<String>,
+    /// `PB`, `PW`
+    pub black: Option<String>,
+    pub white: Option<String>,
+    /// `DT`
+    pub date: Option<String>,
+    /// `AP` (application name)
+    pub application: Option<String>,
+}
+
+/// A game: the facts the replay and scoring need, nothing about text.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameRecord {
+    pub size: u8,
+    /// `HA` as recorded (0 when absent).
+    pub handicap: u32,
+    /// `KM` as recorded.
+    pub komi: Option<f64>,
+    /// `PL` in the root: who moves first after setup.
+    pub first_player: Option<Color>,
+    /// The record was written by software (an `AP`, or a server named in the game
+    /// info): a same-colour double move there is an omitted pass, not a wrong turn.
+    pub machine_written: bool,
+    /// Events of the main line in order; root setup comes first.
+    pub events: Vec<Event>,
+    /// Setup points referenced by [`Event::Setup`]; `None` is `AE` (empty).
+    pub setup: Vec<(Point, Option<Color>)>,
+    /// Territory markup, if any.
+    pub markup: Option<Markup>,
+}
+
+impl GameRecord {
+    /// The setup points of an [`Event::Setup`].
+    pub fn setup_points(&self, start: u32, len: u32) -> &[(Point, Option<Color>)] {
+        let s = start as usize;
+        self.setup.get(s..s + len as usize).unwrap_or(&[])
+    }
+
+    /// Number of move events (B/W, passes included).
+    pub fn move_count(&self) -> u32 {
+        self.events
+            .iter()
+            .filter(|e| matches!(e, Event::Move { .. }))
+            .count() as u32
+    }
+}

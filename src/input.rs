@@ -1,0 +1,242 @@
+//! Input discovery: files, directories (recursive, `.sgf` in any letter case,
+//! sorted by name at every level so the order is deterministic), `-` for standard
+//! input, and path lists. Lazy: directories are read as the walk reaches them, so
+//! memory does not grow with the size of the archive. Problems (a missing path, a
+//! symlink loop, an unreadable directory) become items that report them.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::{self, BufRead};
+use std::path::{Path, PathBuf};
+
+/// Where an input's bytes come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    File(PathBuf),
+    Stdin,
+    /// The input cannot be read; the text says why.
+    Broken(String),
+}
+
+/// One input to audit, with the name reports use for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    pub name: String,
+    pub source: Source,
+}
+
+impl Item {
+    /// Reads the input's bytes.
+    pub fn read(&self) -> Result<Vec<u8>, String> {
+        match &self.source {
+            Source::File(p) => fs::read(p).map_err(|e| describe_io(&e, "read")),
+            Source::Stdin => {
+                let mut buf = Vec::new();
+                io::Read::read_to_end(&mut io::stdin(), &mut buf)
+                    .map_err(|e| describe_io(&e, "read standard input"))?;
+                Ok(buf)
+            }
+            Source::Broken(why) => Err(why.clone()),
+        }
+    }
+}
+
+fn describe_io(e: &io::Error, what: &str) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => format!("cannot {what}: no such file (it may have disappeared)"),
+        io::ErrorKind::PermissionDenied => format!("cannot {what}: permission denied"),
+        io::ErrorKind::IsADirectory => format!("cannot {what}: it is a directory"),
+        _ => format!("cannot {what}: {e}"),
+    }
+}
+
+fn display(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+fn is_sgf(p: &Path) -> bool {
+    p.extension()
+        .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case("sgf"))
+}
+
+/// Identity of a directory, to detect symlink loops.
+fn dir_id(p: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        use std::hash::{Hash, Hasher};
+        let c = fs::canonicalize(p).ok()?;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        c.hash(&mut h);
+        Some((0, h.finish()))
+    }
+}
+
+/// A directory being walked: its remaining entries (reversed, so `pop` yields
+/// them in order) and its identity.
+struct Frame {
+    entries: Vec<PathBuf>,
+    id: Option<(u64, u64)>,
+}
+
+/// The lazy walk over all inputs.
+pub struct Walk {
+    roots: std::vec::IntoIter<String>,
+    stack: Vec<Frame>,
+    pending: Vec<Item>,
+    active: HashSet<(u64, u64)>,
+}
+
+impl Walk {
+    /// Walks the given path arguments (`-` is standard input) in order.
+    pub fn new(args: Vec<String>) -> Walk {
+        Walk {
+            roots: args.into_iter(),
+            stack: Vec::new(),
+            pending: Vec::new(),
+            active: HashSet::new(),
+        }
+    }
+
+    fn enter_dir(&mut self, dir: &Path) {
+        let id = dir_id(dir);
+        if let Some(id) = id {
+            if self.active.contains(&id) {
+                self.pending.push(Item {
+                    name: display(dir),
+                    source: Source::Broken("symlink loop: this directory contains itself".into()),
+                });
+                return;
+            }
+        }
+        match fs::read_dir(dir) {
+            Ok(rd) => {
+                let mut entries: Vec<PathBuf> = Vec::new();
+                for e in rd {
+                    match e {
+                        Ok(e) => entries.push(e.path()),
+                        Err(e) => self.pending.push(Item {
+                            name: display(dir),
+                            source: Source::Broken(describe_io(&e, "list the directory")),
+                        }),
+                    }
+                }
+                entries.sort_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
+                entries.reverse();
+                if let Some(id) = id {
+                    self.active.insert(id);
+                }
+                self.stack.push(Frame { entries, id });
+            }
+            Err(e) => self.pending.push(Item {
+                name: display(dir),
+                source: Source::Broken(describe_io(&e, "list the directory")),
+            }),
+        }
+    }
+
+    fn root(&mut self, arg: String) {
+        if arg == "-" {
+            self.pending.push(Item {
+                name: "-".into(),
+                source: Source::Stdin,
+            });
+            return;
+        }
+        let path = PathBuf::from(&arg);
+        match fs::metadata(&path) {
+            Ok(m) if m.is_dir() => self.enter_dir(&path),
+            // A file named explicitly is audited whatever its extension.
+            Ok(_) => self.pending.push(Item {
+                name: arg,
+                source: Source::File(path),
+            }),
+            Err(e) => {
+                let why = if fs::symlink_metadata(&path).is_ok() {
+                    format!("broken symbolic link or loop: {e}")
+                } else {
+                    describe_io(&e, "open")
+                };
+                self.pending.push(Item {
+                    name: arg,
+                    source: Source::Broken(why),
+                })
+            }
+        }
+    }
+}
+
+impl Iterator for Walk {
+    type Item = Item;
+
+    fn next(&mut self) -> Option<Item> {
+        loop {
+            if let Some(item) = self.pending.pop() {
+                return Some(item);
+            }
+            if let Some(frame) = self.stack.last_mut() {
+                let Some(path) = frame.entries.pop() else {
+                    if let Some(id) = frame.id {
+                        self.active.remove(&id);
+                    }
+                    self.stack.pop();
+                    continue;
+                };
+                match fs::metadata(&path) {
+                    Ok(m) if m.is_dir() => self.enter_dir(&path),
+                    Ok(_) if is_sgf(&path) => {
+                        return Some(Item {
+                            name: display(&path),
+                            source: Source::File(path),
+                        })
+                    }
+                    Ok(_) => {}
+                    Err(e) if is_sgf(&path) => {
+                        return Some(Item {
+                            name: display(&path),
+                            source: Source::Broken(describe_io(&e, "open")),
+                        })
+                    }
+                    Err(e) => {
+                        // A dangling link or loop in a directory: report it only
+                        // when it could have been a game file or a directory.
+                        if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink())
+                        {
+                            let why = format!("broken symbolic link or loop: {e}");
+                            return Some(Item {
+                                name: display(&path),
+                                source: Source::Broken(why),
+                            });
+                        }
+                    }
+                }
+                continue;
+            }
+            let arg = self.roots.next()?;
+            self.root(arg);
+        }
+    }
+}
+
+/// Reads a list of paths, one per line (`-` reads the list from standard input).
+/// Blank lines are skipped; a trailing `\r` is removed.
+pub fn read_file_list(list: &str) -> io::Result<Vec<String>> {
+    let reader: Box<dyn BufRead> = if list == "-" {
+        Box::new(io::BufReader::new(io::stdin()))
+    } else {
+        Box::new(io::BufReader::new(fs::File::open(list)?))
+    };
+    let mut out = Vec::new();
+    for line in reader.lines() {
+        let line = line?;
+        let line = line.trim_end_matches('\r');
+        if !line.trim().is_empty() {
+            out.push(line.to_string());
+        }
+    }
+    Ok(out)
+}

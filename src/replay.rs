@@ -1,0 +1,608 @@
+//! ONE replay of a record's main line, judged under all three rulesets at once.
+//!
+//! The board sequence is the record's: every move is played as recorded (AGA rule 8:
+//! once the opponent has replied, "the game continues as it stands"), so findings
+//! after an illegal move stay meaningful. Only the verdicts differ per ruleset.
+//!
+//! Repetitions are found through three hash maps of earlier positions (all
+//! positions; positions right after each player's placements; positions right after
+//! each player's moves, passes included), keyed by the incremental Zobrist hash,
+//! XOR-ed with a player key for the situational variants. A hash match alone never
+//! convicts: the earlier board is rebuilt from the change log and compared.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::board::{Board, Color, Point, MAX_CELLS, PLAYER_KEY};
+use crate::findings::{Code, Finding};
+use crate::game::{Event, GameRecord, MoveKind};
+use crate::rules::{
+    self, IllegalKind, PlacementFacts, Repetition, RuleOptions, Ruleset, RulesetSet, SameColour,
+};
+
+/// An illegal move under one ruleset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Illegal {
+    pub move_number: u32,
+    pub kind: IllegalKind,
+    pub point: Option<Point>,
+    pub color: Color,
+}
+
+/// The verdict of one ruleset on the whole record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Verdict {
+    pub illegal: Vec<Illegal>,
+    /// Japanese rule 12: the move whose placement first recreated an earlier
+    /// whole-board position (a possible "no result"). Always `None` elsewhere.
+    pub no_result: Option<u32>,
+}
+
+/// How the record ended, for scoring.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EndState {
+    /// Consecutive passes at the very end of the record.
+    pub trailing_passes: u32,
+    /// The colour that made the last move (pass or placement).
+    pub last_mover: Option<Color>,
+    /// Passes by Black and White, omitted passes included.
+    pub passes: [u32; 2],
+    /// Stones captured by Black and by White during play (prisoners held).
+    pub captures: [u32; 2],
+    /// Stones placed by Black and White (handicap stones given as moves included).
+    pub placed: [u32; 2],
+    /// Handicap stones on the board before White's first move (setup or moves).
+    pub handicap_stones: u32,
+    /// Play resumed after two consecutive passes at least once.
+    pub resumed: bool,
+}
+
+/// What the replay of one record found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReplayOutcome {
+    /// Move events replayed (passes count, setup does not).
+    pub moves: u32,
+    pub findings: Vec<Finding>,
+    /// Indexed by [`Ruleset::index`].
+    pub verdicts: [Verdict; 3],
+    pub end: EndState,
+}
+
+/// A hasher for keys that are already Zobrist hashes: it passes them through.
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+type PositionMap = HashMap<u64, u32, BuildHasherDefault<PassThrough>>;
+
+/// One position of the game's history.
+#[derive(Clone, Copy)]
+struct Entry {
+    /// Length of the board's change log right after this position arose.
+    log_end: u32,
+    /// The move that produced it (0: before the first move).
+    move_number: u32,
+}
+
+/// The replay machine. Reuse one per thread: it keeps its board and maps between
+/// games, so a replay allocates only when a game is longer than any before it.
+pub struct Replayer {
+    board: Box<Board>,
+    scratch: Box<[u8; MAX_CELLS]>,
+    history: Vec<Entry>,
+    positional: PositionMap,
+    natural: PositionMap,
+    situational: PositionMap,
+}
+
+impl Default for Replayer {
+    fn default() -> Self {
+        Replayer::new()
+    }
+}
+
+/// A repetition lookup: the most recent earlier history index with that key.
+#[derive(Clone, Copy)]
+enum Map {
+    Positional,
+    Natural,
+    Situational,
+}
+
+impl Replayer {
+    pub fn new() -> Replayer {
+        Replayer {
+            board: Board::new(19),
+            scratch: Box::new([0; MAX_CELLS]),
+            history: Vec::new(),
+            positional: PositionMap::default(),
+            natural: PositionMap::default(),
+            situational: PositionMap::default(),
+        }
+    }
+
+    /// The board as the last replay left it (the final position of the record).
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Replays the main line of `record` once and judges every move under AGA,
+    /// Japanese and Swedish rules. The record's size must be 1..=52.
+    pub fn replay(&mut self, record: &GameRecord, opts: &RuleOptions) -> ReplayOutcome {
+        let events = record.events.len();
+        self.board.reset(record.size);
+        self.board.reserve_moves(events);
+        self.history.clear();
+        self.history.reserve(events + 1);
+        for m in [&mut self.positional, &mut self.natural, &mut self.situational] {
+            m.clear();
+            m.reserve(events + 1);
+        }
+        let mut run = Run::new(record, opts);
+        for (i, event) in record.events.iter().enumerate() {
+            match *event {
+                Event::Setup { start, len } => {
+                    self.setup(&mut run, record.setup_points(start, len), i)
+                }
+                Event::Move { color, kind } => self.play(&mut run, color, kind),
+            }
+        }
+        run.finish()
+    }
+
+    fn push_entry(&mut self, move_number: u32) -> u32 {
+        let idx = self.history.len() as u32;
+        self.history.push(Entry {
+            log_end: self.board.log_len() as u32,
+            move_number,
+        });
+        self.positional.insert(self.board.hash(), idx);
+        idx
+    }
+
+    /// Records the position before the first move, counted (AGA commentary to
+    /// rule 6) as created by the player who does not move first.
+    fn ensure_initial(&mut self, first_mover: Color) {
+        if self.history.is_empty() {
+            let idx = self.push_entry(0);
+            let key = self.board.hash() ^ PLAYER_KEY[first_mover.opponent().index()];
+            self.natural.insert(key, idx);
+            self.situational.insert(key, idx);
+        }
+    }
+
+    fn setup(&mut self, run: &mut Run, points: &[(Point, Option<Color>)], event_index: usize) {
+        for &(p, c) in points {
+            if self.board.contains(p) {
+                self.board.set_point(p, c);
+            }
+        }
+        run.ko_ban = None;
+        if run.moves > 0 {
+            run.findings.push(
+                Finding::new(
+                    Code::SetupInGame,
+                    format!(
+                        "setup stones change the board after move {} (node event {event_index})",
+                        run.moves
+                    ),
+                )
+                .at_move(run.moves),
+            );
+            // The board changed outside play: it is a position of the game for the
+            // positional rule, but nobody "created" it by a move.
+            self.push_entry(run.moves);
+        }
+    }
+
+    /// Looks a key up in one map and confirms the match by comparing boards.
+    fn repetition(&mut self, map: Map, key: u64) -> Option<(Repetition, u32)> {
+        let m = match map {
+            Map::Positional => &self.positional,
+            Map::Natural => &self.natural,
+            Map::Situational => &self.situational,
+        };
+        let idx = *m.get(&key)?;
+        let entry = self.history[idx as usize];
+        if !self
+            .board
+            .equals_at(entry.log_end as usize, &mut self.scratch)
+        {
+            return None; // a hash collision: never convict on the hash alone
+        }
+        let current = self.history.len() as u32;
+        let rep = if idx + 2 == current {
+            Repetition::Immediate
+        } else {
+            Repetition::Earlier
+        };
+        Some((rep, entry.move_number))
+    }
+
+    fn play(&mut self, run: &mut Run, color: Color, kind: MoveKind) {
+        run.moves += 1;
+        let n = run.moves;
+        self.ensure_initial(color);
+        run.check_turn(color);
+        run.end.last_mover = Some(color);
+        let ko_ban = run.ko_ban.take();
+        let player = PLAYER_KEY[color.index()];
+        match kind {
+            MoveKind::Pass => {
+                run.consecutive_passes += 1;
+                run.end.passes[color.index()] += 1;
+                let idx = self.push_entry(n);
+                self.situational.insert(self.board.hash() ^ player, idx);
+            }
+            MoveKind::OffBoard { x, y } => {
+                run.note_placement();
+                let size = run.size;
+                run.illegal(n, IllegalKind::OffBoard, None, color, RulesetSet::ALL, || {
+                    format!(
+                        "{} played off the board at ({x}, {y}) on {size}x{size}",
+                        color.letter()
+                    )
+                });
+                self.push_entry(n);
+            }
+            MoveKind::Unreadable => {
+                run.note_placement();
+                run.illegal(n, IllegalKind::OffBoard, None, color, RulesetSet::ALL, || {
+                    format!("{} played at an unreadable point (see P303)", color.letter())
+                });
+                self.push_entry(n);
+            }
+            MoveKind::Place(p) if !self.board.contains(p) => {
+                run.note_placement();
+                run.illegal(n, IllegalKind::OffBoard, None, color, RulesetSet::ALL, || {
+                    format!("{} played off the board at {}", color.letter(), p.sgf())
+                });
+                self.push_entry(n);
+            }
+            MoveKind::Place(p) if self.board.get(p).is_some() => {
+                run.note_placement();
+                let size = self.board.size();
+                let set = rules::judge_unplayable(IllegalKind::Occupied);
+                run.illegal(n, IllegalKind::Occupied, Some(p), color, set, || {
+                    format!(
+                        "{} {} ({}) on an occupied point; the board is left unchanged",
+                        color.letter(),
+                        p.human(size),
+                        p.sgf()
+                    )
+                });
+                self.push_entry(n);
+            }
+            MoveKind::Place(p) => {
+                run.note_placement();
+                let cell = self.board.cell(p);
+                let placed = self.board.place(p, color);
+                run.end.placed[color.index()] += 1;
+                run.end.captures[color.index()] += placed.captured;
+                // A self-captured string is lifted as the opponent's prisoners.
+                run.end.captures[color.opponent().index()] += placed.self_captured;
+                let hash = self.board.hash();
+                let positional = self.repetition(Map::Positional, hash);
+                let natural = self.repetition(Map::Natural, hash ^ player);
+                let situational = self.repetition(Map::Situational, hash ^ player);
+                let facts = PlacementFacts {
+                    self_captured: placed.self_captured,
+                    retakes_banned_ko: ko_ban == Some((cell, color)),
+                    positional: positional.map(|r| r.0),
+                    natural_situational: natural.map(|r| r.0),
+                    situational: situational.map(|r| r.0),
+                };
+                let earlier = positional.or(natural).or(situational).map(|r| r.1);
+                self.judge(run, n, p, color, &facts, earlier, placed.self_captured);
+                let idx = self.push_entry(n);
+                self.natural.insert(hash ^ player, idx);
+                self.situational.insert(hash ^ player, idx);
+                if placed.captured == 1 && placed.single_stone_one_liberty && placed.self_captured == 0
+                {
+                    if let Some(k) = placed.captured_single {
+                        run.ko_ban = Some((k, color.opponent()));
+                    }
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn judge(
+        &self,
+        run: &mut Run,
+        n: u32,
+        p: Point,
+        color: Color,
+        facts: &PlacementFacts,
+        earlier: Option<u32>,
+        self_captured: u32,
+    ) {
+        let mut by_kind: [(IllegalKind, RulesetSet); 3] = [
+            (IllegalKind::Suicide, RulesetSet::EMPTY),
+            (IllegalKind::Ko, RulesetSet::EMPTY),
+            (IllegalKind::Superko, RulesetSet::EMPTY),
+        ];
+        let mut japanese_illegal = false;
+        for r in Ruleset::ALL {
+            if let Some(k) = rules::judge_placement(r, facts, &run.opts) {
+                if r == Ruleset::Japanese {
+                    japanese_illegal = true;
+                }
+                for slot in by_kind.iter_mut() {
+                    if slot.0 == k {
+                        slot.1 = slot.1.with(r);
+                    }
+                }
+            }
+        }
+        let size = self.board.size();
+        let at = format!("{} {} ({})", color.letter(), p.human(size), p.sgf());
+        for (kind, set) in by_kind {
+            if set.is_empty() {
+                continue;
+            }
+            run.illegal(n, kind, Some(p), color, set, || match kind {
+                IllegalKind::Suicide => {
+                    format!("{at} is suicide: {self_captured} own stone(s) left without liberties")
+                }
+                IllegalKind::Ko => format!("{at} retakes the ko at once"),
+                _ if self_captured > 0 => format!(
+                    "{at} is suicide that recreates the position after move {}",
+                    earlier.unwrap_or(0)
+                ),
+                _ => format!(
+                    "{at} recreates the whole-board position after move {}",
+                    earlier.unwrap_or(0)
+                ),
+            });
+        }
+        let j = &mut run.verdicts[Ruleset::Japanese.index()];
+        if j.no_result.is_none() && rules::japanese_no_result(facts, japanese_illegal) {
+            j.no_result = Some(n);
+            run.findings.push(
+                Finding::new(
+                    Code::NoResultRepetition,
+                    format!(
+                        "{at} recreates the whole-board position after move {}: \
+                         a possible no result under Japanese rule 12",
+                        earlier.unwrap_or(0)
+                    ),
+                )
+                .at_move(n)
+                .with_point(Some(p))
+                .with_color(color)
+                .under(RulesetSet::of(Ruleset::Japanese)),
+            );
+        }
+    }
+}
+
+/// The per-game state of a replay that is not the board.
+struct Run {
+    opts: RuleOptions,
+    size: u8,
+    machine_written: bool,
+    moves: u32,
+    to_move: Option<Color>,
+    /// Handicap stones given as the first moves: moves 1..=this are Black's stones.
+    handicap_moves: u32,
+    consecutive_passes: u32,
+    ko_ban: Option<(u16, Color)>,
+    findings: Vec<Finding>,
+    verdicts: [Verdict; 3],
+    end: EndState,
+}
+
+impl Run {
+    fn new(record: &GameRecord, opts: &RuleOptions) -> Run {
+        let mut root_black = 0u32;
+        let mut root_white = 0u32;
+        let mut first_move: Option<usize> = None;
+        for (i, e) in record.events.iter().enumerate() {
+            match *e {
+                Event::Setup { start, len } => {
+                    for &(_, c) in record.setup_points(start, len) {
+                        match c {
+                            Some(Color::Black) => root_black += 1,
+                            Some(Color::White) => root_white += 1,
+                            None => {}
+                        }
+                    }
+                }
+                Event::Move { .. } => {
+                    first_move = Some(i);
+                    break;
+                }
+            }
+        }
+        let ha = record.handicap;
+        let mut findings = Vec::new();
+        let mut handicap_moves = 0;
+        let mut handicap_stones = 0;
+        if ha >= 2 {
+            if root_black > 0 {
+                handicap_stones = root_black;
+                if root_black != ha || root_white > 0 {
+                    findings.push(Finding::new(
+                        Code::HandicapMismatch,
+                        format!(
+                            "HA[{ha}] but the root sets up {root_black} black and {root_white} white stone(s)"
+                        ),
+                    ));
+                }
+            } else if let Some(start) = first_move {
+                let black_run = record.events[start..]
+                    .iter()
+                    .take(ha as usize)
+                    .filter(|e| {
+                        matches!(e, Event::Move { color: Color::Black, kind: MoveKind::Place(_) })
+                    })
+                    .count() as u32;
+                if black_run == ha {
+                    handicap_moves = ha;
+                    handicap_stones = ha;
+                    findings.push(
+                        Finding::new(
+                            Code::HandicapAsMoves,
+                            format!("HA[{ha}]: the {ha} handicap stones are given as moves 1-{ha}"),
+                        )
+                        .at_move(1),
+                    );
+                } else {
+                    findings.push(Finding::new(
+                        Code::HandicapMismatch,
+                        format!("HA[{ha}] but no handicap stones are set up or played first"),
+                    ));
+                }
+            }
+        }
+        let setup_present = root_black + root_white > 0;
+        let to_move = record.first_player.or(if handicap_stones > 0 {
+            Some(Color::White)
+        } else if setup_present {
+            None // positions and problems: whoever moves first is fine
+        } else {
+            Some(Color::Black)
+        });
+        Run {
+            opts: *opts,
+            size: record.size,
+            machine_written: record.machine_written,
+            moves: 0,
+            to_move,
+            handicap_moves,
+            consecutive_passes: 0,
+            ko_ban: None,
+            findings,
+            verdicts: Default::default(),
+            end: EndState {
+                handicap_stones,
+                ..Default::default()
+            },
+        }
+    }
+
+    /// Checks the colour of move `self.moves` against the turn and updates it.
+    fn check_turn(&mut self, color: Color) {
+        let n = self.moves;
+        if n <= self.handicap_moves {
+            self.to_move = Some(if n == self.handicap_moves {
+                Color::White
+            } else {
+                Color::Black
+            });
+            return;
+        }
+        if let Some(expected) = self.to_move {
+            if expected != color {
+                if n == 1 {
+                    self.findings.push(
+                        Finding::new(
+                            Code::FirstPlayer,
+                            format!("{} made the first move; {} was expected", color.letter(), expected.letter()),
+                        )
+                        .at_move(1)
+                        .with_color(color),
+                    );
+                } else if self.reads_as_omitted_pass() {
+                    let opp = color.opponent();
+                    self.end.passes[opp.index()] += 1;
+                    self.findings.push(
+                        Finding::new(
+                            Code::OmittedPass,
+                            format!(
+                                "{} moves twice in a row; read as an omitted pass by {}",
+                                color.letter(),
+                                opp.letter()
+                            ),
+                        )
+                        .at_move(n)
+                        .with_color(color),
+                    );
+                } else {
+                    let set = rules::judge_wrong_turn();
+                    self.illegal(n, IllegalKind::WrongTurn, None, color, set, || {
+                        format!("{} moves twice in a row", color.letter())
+                    });
+                }
+            }
+        }
+        self.to_move = Some(color.opponent());
+    }
+
+    fn reads_as_omitted_pass(&self) -> bool {
+        match self.opts.same_colour {
+            SameColour::Auto => self.machine_written,
+            SameColour::OmittedPass => true,
+            SameColour::WrongTurn => false,
+        }
+    }
+
+    /// A placement attempt (legal or not): ends a run of passes.
+    fn note_placement(&mut self) {
+        if self.consecutive_passes >= 2 {
+            self.end.resumed = true;
+            self.findings.push(
+                Finding::new(
+                    Code::PlayAfterEnd,
+                    format!(
+                        "play resumes after {} consecutive passes",
+                        self.consecutive_passes
+                    ),
+                )
+                .at_move(self.moves),
+            );
+        }
+        self.consecutive_passes = 0;
+    }
+
+    fn illegal(
+        &mut self,
+        n: u32,
+        kind: IllegalKind,
+        point: Option<Point>,
+        color: Color,
+        set: RulesetSet,
+        message: impl FnOnce() -> String,
+    ) {
+        for r in set.iter() {
+            self.verdicts[r.index()].illegal.push(Illegal {
+                move_number: n,
+                kind,
+                point,
+                color,
+            });
+        }
+        self.findings.push(
+            Finding::new(kind.code(), message())
+                .at_move(n)
+                .with_point(point)
+                .with_color(color)
+                .under(set),
+        );
+    }
+
+    fn finish(mut self) -> ReplayOutcome {
+        self.end.trailing_passes = self.consecutive_passes;
+        ReplayOutcome {
+            moves: self.moves,
+            findings: self.findings,
+            verdicts: self.verdicts,
+            end: self.end,
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! Output: every format behind one [`Reporter`] trait, plus the archive-wide
+//! [`Summary`] they all can use. Only this layer knows JSON and CSV.
+
+pub mod csv;
+pub mod jsonl;
+pub mod text;
+
+use std::collections::BTreeMap;
+use std::io;
+
+use crate::audit::{FileReport, Status};
+use crate::findings::{Code, Severity};
+use crate::rules::Ruleset;
+
+/// A sink for audit results, called in input order.
+pub trait Reporter {
+    /// One file's results.
+    fn file(&mut self, report: &FileReport) -> io::Result<()>;
+    /// The run is over.
+    fn finish(&mut self, summary: &Summary) -> io::Result<()>;
+}
+
+/// How many files the "most problems" list keeps.
+pub const TOP_FILES: usize = 10;
+
+/// Archive-wide counts, built as results stream by (small and bounded).
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub files: u64,
+    /// Files that could not be read at all.
+    pub files_unreadable: u64,
+    pub games: u64,
+    pub games_ok: u64,
+    pub games_error: u64,
+    pub moves: u64,
+    pub by_severity: BTreeMap<Severity, u64>,
+    pub by_code: BTreeMap<Code, u64>,
+    /// Illegal moves per ruleset and kind.
+    pub illegal: BTreeMap<(Ruleset, &'static str), u64>,
+    /// Games with at least one illegal move, per ruleset.
+    pub games_illegal: BTreeMap<Ruleset, u64>,
+    /// Games with a Japanese rule 12 repetition.
+    pub japanese_no_result: u64,
+    /// (errors, warnings, path), the files with most problems.
+    pub top_files: Vec<(u64, u64, String)>,
+}
+
+impl Summary {
+    /// Adds one file's results.
+    pub fn add(&mut self, r: &FileReport) {
+        self.files += 1;
+        if r.encoding.is_none() {
+            self.files_unreadable += 1;
+        }
+        let (mut errors, mut warnings) = (0u64, 0u64);
+        for g in &r.games {
+            self.games += 1;
+            match g.status {
+                Status::Ok => self.games_ok += 1,
+                Status::Error(_) => self.games_error += 1,
+            }
+            self.moves += u64::from(g.moves);
+            for f in &g.findings {
+                *self.by_severity.entry(f.severity).or_default() += 1;
+                *self.by_code.entry(f.code).or_default() += 1;
+                match f.severity {
+                    Severity::Error => errors += 1,
+                    Severity::Warning => warnings += 1,
+                    Severity::Info => {}
+                }
+            }
+            for r in Ruleset::ALL {
+                let v = &g.verdicts[r.index()];
+                for i in &v.illegal {
+                    *self.illegal.entry((r, i.kind.key())).or_default() += 1;
+                }
+                if !v.illegal.is_empty() {
+                    *self.games_illegal.entry(r).or_default() += 1;
+                }
+                if v.no_result.is_some() {
+                    self.japanese_no_result += 1;
+                }
+            }
+        }
+        if errors + warnings > 0 {
+            self.top_files.push((errors, warnings, r.path.clone()));
+            // Most errors first, then most warnings, then path: deterministic.
+            self.top_files
+                .sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+            self.top_files.truncate(TOP_FILES);
+        }
+    }
+
+    /// Findings at or above a severity.
+    pub fn at_least(&self, s: Severity) -> u64 {
+        self.by_severity
+            .iter()
+            .filter(|(k, _)| **k >= s)
+            .map(|(_, v)| *v)
+            .sum()
+    }
+}

@@ -1,0 +1,89 @@
+//! The default output: a readable summary of the whole run.
+
+use std::io::{self, Write};
+
+use super::{Reporter, Summary};
+use crate::audit::FileReport;
+use crate::findings::Severity;
+use crate::rules::Ruleset;
+
+/// Prints the summary when the run is over.
+pub struct TextReporter<W: Write> {
+    out: W,
+}
+
+impl<W: Write> TextReporter<W> {
+    pub fn new(out: W) -> Self {
+        TextReporter { out }
+    }
+}
+
+impl<W: Write> Reporter for TextReporter<W> {
+    fn file(&mut self, _report: &FileReport) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn finish(&mut self, s: &Summary) -> io::Result<()> {
+        let o = &mut self.out;
+        writeln!(
+            o,
+            "files: {} in, {} reported ({} unreadable)",
+            s.files, s.files, s.files_unreadable
+        )?;
+        writeln!(
+            o,
+            "games: {} ({} audited, {} could not be audited), {} moves",
+            s.games, s.games_ok, s.games_error, s.moves
+        )?;
+        let sev = |x: Severity| s.by_severity.get(&x).copied().unwrap_or(0);
+        writeln!(
+            o,
+            "findings: {} error(s), {} warning(s), {} info",
+            sev(Severity::Error),
+            sev(Severity::Warning),
+            sev(Severity::Info)
+        )?;
+        writeln!(o)?;
+        writeln!(o, "illegal moves per ruleset:")?;
+        let kinds = ["occupied", "off-board", "suicide", "ko", "superko", "wrong-turn"];
+        write!(o, "  {:<10}", "ruleset")?;
+        for k in kinds {
+            write!(o, " {k:>10}")?;
+        }
+        writeln!(o, " {:>10}", "games")?;
+        for r in Ruleset::ALL {
+            write!(o, "  {:<10}", r.key())?;
+            for k in kinds {
+                write!(o, " {:>10}", s.illegal.get(&(r, k)).copied().unwrap_or(0))?;
+            }
+            writeln!(o, " {:>10}", s.games_illegal.get(&r).copied().unwrap_or(0))?;
+        }
+        writeln!(
+            o,
+            "  japanese rule 12 (repetition, possible no result): {} game(s)",
+            s.japanese_no_result
+        )?;
+        if !s.by_code.is_empty() {
+            writeln!(o)?;
+            writeln!(o, "findings by code:")?;
+            for (code, n) in &s.by_code {
+                writeln!(
+                    o,
+                    "  {} {:<22} {:<8} {:>8}",
+                    code.id(),
+                    code.name(),
+                    code.severity().as_str(),
+                    n
+                )?;
+            }
+        }
+        if !s.top_files.is_empty() {
+            writeln!(o)?;
+            writeln!(o, "files with most problems (errors, warnings):")?;
+            for (e, w, p) in &s.top_files {
+                writeln!(o, "  {e:>4} {w:>4}  {p}")?;
+            }
+        }
+        o.flush()
+    }
+}

@@ -1,0 +1,285 @@
+//! Rules as data plus small, named judgement functions, each citing its source rule
+//! (`docs/RULES.md` holds the full reasoning; the sources are the texts digested in
+//! the rules brief: AGA 1991/2004, Nihon Kiin 1989, simple Swedish rules).
+//!
+//! The replay (`replay`) computes facts about each move once (was the point
+//! occupied? did the stone's string survive? which earlier position does the result
+//! repeat?); the functions here turn those facts into one verdict per ruleset.
+
+use std::fmt;
+
+/// The three rulesets audited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Ruleset {
+    /// American Go Association rules, 1991 as revised 2004.
+    Aga,
+    /// Japanese rules of the Nihon Kiin, 1989.
+    Japanese,
+    /// The simple Swedish rules of the Swedish Go Federation.
+    Swedish,
+}
+
+impl Ruleset {
+    pub const ALL: [Ruleset; 3] = [Ruleset::Aga, Ruleset::Japanese, Ruleset::Swedish];
+
+    /// The lower-case key used in every output (`aga`, `japanese`, `swedish`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Ruleset::Aga => "aga",
+            Ruleset::Japanese => "japanese",
+            Ruleset::Swedish => "swedish",
+        }
+    }
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Ruleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// A small set of rulesets (a bit mask).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RulesetSet(u8);
+
+impl RulesetSet {
+    pub const EMPTY: RulesetSet = RulesetSet(0);
+    pub const ALL: RulesetSet = RulesetSet(0b111);
+
+    pub fn of(r: Ruleset) -> RulesetSet {
+        RulesetSet(1 << r.index())
+    }
+    pub fn with(self, r: Ruleset) -> RulesetSet {
+        RulesetSet(self.0 | (1 << r.index()))
+    }
+    pub fn contains(self, r: Ruleset) -> bool {
+        self.0 & (1 << r.index()) != 0
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub fn iter(self) -> impl Iterator<Item = Ruleset> {
+        Ruleset::ALL.into_iter().filter(move |r| self.contains(*r))
+    }
+}
+
+/// Which earlier positions AGA's repetition rule (rule 6) compares against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum AgaSuperko {
+    /// Natural situational superko (the AGA commentary): only positions the mover
+    /// itself created by placing a stone count; positions after passes never do.
+    #[default]
+    Natural,
+    /// Plain situational superko (KataGo's "aga" preset and most engines): every
+    /// earlier position with the same player to move counts, passes included.
+    Situational,
+}
+
+/// Whether the Swedish rules allow multi-stone suicide (they do not mention it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SwedishSuicide {
+    /// Literal reading: the string is lifted as the opponent's prisoners; a
+    /// single-stone suicide still repeats the position and falls to the ko rule.
+    #[default]
+    Allowed,
+    /// Treat suicide as illegal, like AGA and Japanese rules.
+    Forbidden,
+}
+
+/// How to read the same colour moving twice in a row (outside handicap placement).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SameColour {
+    /// Machine-written records (AP, or a server named in PC/SO/GC/US) are read as
+    /// an omitted pass; hand-written ones as a wrong turn.
+    #[default]
+    Auto,
+    /// Always an omitted pass of the opponent.
+    OmittedPass,
+    /// Always a wrong turn (illegal under all three rulesets).
+    WrongTurn,
+}
+
+/// The knobs that change verdicts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuleOptions {
+    pub aga_superko: AgaSuperko,
+    pub swedish_suicide: SwedishSuicide,
+    pub same_colour: SameColour,
+}
+
+/// Why a move is illegal under a ruleset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum IllegalKind {
+    Occupied,
+    OffBoard,
+    Suicide,
+    /// Immediate recapture of a ko.
+    Ko,
+    /// Any other forbidden repetition.
+    Superko,
+    WrongTurn,
+}
+
+impl IllegalKind {
+    /// The key used in outputs.
+    pub fn key(self) -> &'static str {
+        match self {
+            IllegalKind::Occupied => "occupied",
+            IllegalKind::OffBoard => "off-board",
+            IllegalKind::Suicide => "suicide",
+            IllegalKind::Ko => "ko",
+            IllegalKind::Superko => "superko",
+            IllegalKind::WrongTurn => "wrong-turn",
+        }
+    }
+
+    pub fn code(self) -> crate::findings::Code {
+        use crate::findings::Code;
+        match self {
+            IllegalKind::Occupied => Code::Occupied,
+            IllegalKind::OffBoard => Code::OffBoard,
+            IllegalKind::Suicide => Code::Suicide,
+            IllegalKind::Ko => Code::Ko,
+            IllegalKind::Superko => Code::Superko,
+            IllegalKind::WrongTurn => Code::WrongTurn,
+        }
+    }
+}
+
+/// A repetition the replay found and confirmed by comparing boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repetition {
+    /// The position before the opponent's last move (an immediate ko recapture).
+    Immediate,
+    /// Some other earlier position.
+    Earlier,
+}
+
+impl Repetition {
+    fn kind(self) -> IllegalKind {
+        match self {
+            Repetition::Immediate => IllegalKind::Ko,
+            Repetition::Earlier => IllegalKind::Superko,
+        }
+    }
+}
+
+/// Facts about one placement on an empty on-board point, computed once by the replay.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlacementFacts {
+    /// Own stones removed after the placement (0 = not a suicide).
+    pub self_captured: u32,
+    /// The point is the one the basic ko rule forbids to this player now.
+    pub retakes_banned_ko: bool,
+    /// The resulting board equals some earlier board of the game (any player).
+    pub positional: Option<Repetition>,
+    /// ... equals a board that arose right after one of the mover's own placements
+    /// (or the initial board, when the mover is the player who did not move first).
+    pub natural_situational: Option<Repetition>,
+    /// ... equals a board that arose right after any of the mover's own moves,
+    /// passes included (or the initial board, as above).
+    pub situational: Option<Repetition>,
+}
+
+/// AGA rule 5: "It is illegal for a player to create a string of own stones
+/// without liberties after opponent captures are removed." Japanese rules 3-4:
+/// a stone may be placed only where it may remain.
+pub fn suicide_forbidden(r: Ruleset, opts: &RuleOptions) -> bool {
+    match r {
+        Ruleset::Aga | Ruleset::Japanese => true,
+        // Simple Swedish rules: suicide is not mentioned; see `SwedishSuicide`.
+        Ruleset::Swedish => opts.swedish_suicide == SwedishSuicide::Forbidden,
+    }
+}
+
+/// AGA rule 6 with the commentary's natural situational superko (or, by option,
+/// plain situational superko).
+fn aga_repetition(f: &PlacementFacts, opts: &RuleOptions) -> Option<Repetition> {
+    match opts.aga_superko {
+        AgaSuperko::Natural => f.natural_situational,
+        AgaSuperko::Situational => f.situational,
+    }
+}
+
+/// Japanese rule 6 (basic ko): a player whose stone was captured in a ko may not
+/// recapture immediately. No superko: rule 12 (no result) is judged separately.
+fn japanese_ko(f: &PlacementFacts) -> Option<Repetition> {
+    f.retakes_banned_ko.then_some(Repetition::Immediate)
+}
+
+/// Swedish ko rule: "a move may not make the board look as it did at any earlier
+/// time in the game": positional superko, whoever is to move.
+fn swedish_repetition(f: &PlacementFacts) -> Option<Repetition> {
+    f.positional
+}
+
+/// The verdict on a placement on an empty on-board point under one ruleset.
+pub fn judge_placement(r: Ruleset, f: &PlacementFacts, opts: &RuleOptions) -> Option<IllegalKind> {
+    if f.self_captured > 0 && suicide_forbidden(r, opts) {
+        return Some(IllegalKind::Suicide);
+    }
+    let rep = match r {
+        Ruleset::Aga => aga_repetition(f, opts),
+        Ruleset::Japanese => japanese_ko(f),
+        Ruleset::Swedish => swedish_repetition(f),
+    };
+    rep.map(Repetition::kind)
+}
+
+/// Japanese rule 12: the first placement that recreates an earlier whole-board
+/// position marks a possible "no result". It is not an illegal move.
+pub fn japanese_no_result(f: &PlacementFacts, illegal_under_japanese: bool) -> bool {
+    f.positional.is_some() && !illegal_under_japanese
+}
+
+/// Occupied point: AGA rule 2 ("a stone on an empty intersection") and rule 8;
+/// Japanese rule 3 ("any unoccupied intersection"); Swedish "a free point".
+/// Off the board: no ruleset has a point there. Both are illegal everywhere.
+pub fn judge_unplayable(kind: IllegalKind) -> RulesetSet {
+    debug_assert!(matches!(kind, IllegalKind::Occupied | IllegalKind::OffBoard));
+    RulesetSet::ALL
+}
+
+/// Same colour twice: AGA rules 2 and 8 ("two moves in a row"), Japanese rule 2
+/// (players move alternately), Swedish ("the players move alternately").
+pub fn judge_wrong_turn() -> RulesetSet {
+    RulesetSet::ALL
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swedish_suicide_is_allowed_by_default_and_forbidden_by_option() {
+        let f = PlacementFacts {
+            self_captured: 2,
+            ..Default::default()
+        };
+        let mut opts = RuleOptions::default();
+        assert_eq!(judge_placement(Ruleset::Swedish, &f, &opts), None);
+        assert_eq!(judge_placement(Ruleset::Aga, &f, &opts), Some(IllegalKind::Suicide));
+        opts.swedish_suicide = SwedishSuicide::Forbidden;
+        assert_eq!(
+            judge_placement(Ruleset::Swedish, &f, &opts),
+            Some(IllegalKind::Suicide)
+        );
+    }
+
+    #[test]
+    fn aga_variant_chooses_the_position_set() {
+        let f = PlacementFacts {
+            situational: Some(Repetition::Earlier),
+            ..Default::default()
+        };
+        let mut opts = RuleOptions::default();
+        assert_eq!(judge_placement(Ruleset::Aga, &f, &opts), None);
+        opts.aga_superko = AgaSuperko::Situational;
+        assert_eq!(judge_placement(Ruleset::Aga, &f, &opts), Some(IllegalKind::Superko));
+    }
+}

@@ -1,0 +1,299 @@
+//! Bytes to text, never failing: BOM, then the `CA[]` label (with the aliases real
+//! files use that the WHATWG label list lacks), then "is it valid UTF-8", then
+//! statistical detection (chardetng), then a lossy decode that replaces what no
+//! encoding explains. Every assumption is reported as a finding.
+//!
+//! Decoding happens before any tokenising: multi-byte charsets (GBK, Shift_JIS,
+//! Big5) can carry the bytes of `]` and `\` as trail bytes.
+
+use std::borrow::Cow;
+
+use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
+
+use crate::findings::{Code, Finding};
+
+/// Decoded text and what was assumed to get it.
+pub struct Decoded<'a> {
+    pub text: Cow<'a, str>,
+    /// The encoding used (WHATWG name, e.g. `GBK`, `UTF-8`).
+    pub encoding: &'static Encoding,
+    /// Bytes of byte-order mark skipped at the start.
+    pub bom_len: usize,
+    /// The `CA` label as written, if any.
+    pub label: Option<String>,
+    pub findings: Vec<Finding>,
+}
+
+impl Decoded<'_> {
+    /// The byte offset in the file of byte `pos` of the decoded text.
+    pub fn file_offset(&self, pos: usize) -> u64 {
+        let pos = pos.min(self.text.len());
+        let prefix = &self.text[..floor_char_boundary(&self.text, pos)];
+        let encoded = if matches!(self.text, Cow::Borrowed(_)) {
+            prefix.len()
+        } else if self.encoding == UTF_16LE || self.encoding == UTF_16BE {
+            prefix.encode_utf16().count() * 2
+        } else {
+            self.encoding.encode(prefix).0.len()
+        };
+        (encoded + self.bom_len) as u64
+    }
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Maps a `CA` label to an encoding, with aliases encoding_rs lacks.
+pub fn encoding_for_label(label: &str) -> Option<&'static Encoding> {
+    let l = label.trim().to_ascii_lowercase();
+    let alias = match l.as_str() {
+        "cp936" | "ms936" | "windows-936" | "gb2312-80" | "euc-cn" => "gbk",
+        "cp932" | "ms932" | "ms_kanji" | "ms-kanji" | "mskanji" | "sjis" | "shiftjis" => {
+            "shift_jis"
+        }
+        "cp949" | "ms949" | "uhc" => "euc-kr",
+        "latin-1" | "latin_1" | "iso8859-1" | "iso-8859_1" | "iso_8859_1" | "8859-1" => {
+            "windows-1252"
+        }
+        "utf8" | "utf_8" => "utf-8",
+        "cp950" | "ms950" | "big-5" => "big5",
+        "cp1251" | "win-1251" => "windows-1251",
+        _ => l.as_str(),
+    };
+    Encoding::for_label(alias.as_bytes())
+}
+
+/// Finds the first `CA[...]` value in the raw bytes (ASCII-compatible encodings).
+fn find_label(bytes: &[u8]) -> Option<String> {
+    let window = &bytes[..bytes.len().min(1 << 16)];
+    let mut i = 0;
+    while let Some(off) = find(&window[i..], b"CA[") {
+        let at = i + off;
+        let prev_upper = at > 0 && window[at - 1].is_ascii_uppercase();
+        if !prev_upper {
+            let start = at + 3;
+            let end = window[start..].iter().position(|&b| b == b']')?;
+            let raw = &window[start..start + end];
+            if raw.len() <= 64 && raw.is_ascii() {
+                return Some(String::from_utf8_lossy(raw).trim().to_string());
+            }
+            return None;
+        }
+        i = at + 3;
+    }
+    None
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// UTF-16 without a BOM: an ASCII `(` or `;` next to a NUL in the first bytes.
+fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
+    let head = &bytes[..bytes.len().min(256) & !1];
+    if head.len() < 4 {
+        return None;
+    }
+    let (mut even_nul, mut odd_nul) = (0, 0);
+    for (i, &b) in head.iter().enumerate() {
+        if b == 0 {
+            if i % 2 == 0 {
+                even_nul += 1
+            } else {
+                odd_nul += 1
+            }
+        }
+    }
+    let pairs = head.len() / 2;
+    if odd_nul * 10 >= pairs * 8 && even_nul * 10 < pairs {
+        Some(UTF_16LE)
+    } else if even_nul * 10 >= pairs * 8 && odd_nul * 10 < pairs {
+        Some(UTF_16BE)
+    } else {
+        None
+    }
+}
+
+fn detect(bytes: &[u8]) -> &'static Encoding {
+    let mut det = EncodingDetector::new(Iso2022JpDetection::Allow);
+    det.feed(bytes, true);
+    det.guess(None, Utf8Detection::Allow)
+}
+
+/// Decodes a file's bytes. Never fails.
+pub fn decode(bytes: &[u8]) -> Decoded<'_> {
+    let mut findings = Vec::new();
+    if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
+        let (text, errors) = enc.decode_without_bom_handling(&bytes[bom_len..]);
+        if errors {
+            findings.push(Finding::new(
+                Code::CharsetReplaced,
+                format!("bytes invalid in {} (from its byte-order mark) were replaced", enc.name()),
+            ));
+        }
+        let label = find_label_text(&text);
+        return Decoded {
+            text,
+            encoding: enc,
+            bom_len,
+            label,
+            findings,
+        };
+    }
+    if let Some(enc) = sniff_utf16(bytes) {
+        let (text, errors) = enc.decode_without_bom_handling(bytes);
+        findings.push(Finding::new(
+            Code::CharsetAssumed,
+            format!("no byte-order mark; the NUL pattern says {}", enc.name()),
+        ));
+        if errors {
+            findings.push(Finding::new(
+                Code::CharsetReplaced,
+                format!("bytes invalid in {} were replaced", enc.name()),
+            ));
+        }
+        let label = find_label_text(&text);
+        return Decoded {
+            text,
+            encoding: enc,
+            bom_len: 0,
+            label,
+            findings,
+        };
+    }
+
+    let label = find_label(bytes);
+    let labelled = match &label {
+        Some(l) if !l.is_empty() => match encoding_for_label(l) {
+            Some(enc) => Some(enc),
+            None => {
+                findings.push(Finding::new(
+                    Code::CharsetUnknownLabel,
+                    format!("CA[{l}] names no known encoding"),
+                ));
+                None
+            }
+        },
+        _ => None,
+    };
+    let utf8 = std::str::from_utf8(bytes).ok();
+    let (encoding, text) = match (labelled, utf8) {
+        // Valid UTF-8 under a UTF-8 label, or under no (usable) label: take it.
+        (None, Some(s)) => (UTF_8, Cow::Borrowed(s)),
+        (Some(enc), Some(s)) if enc == UTF_8 || s.is_ascii() => (enc, Cow::Borrowed(s)),
+        // A single-byte label on bytes that are valid UTF-8 with multi-byte
+        // sequences: the label lies (a common editor bug).
+        (Some(enc), Some(s)) if enc.is_single_byte() => {
+            findings.push(Finding::new(
+                Code::CharsetWrongLabel,
+                format!(
+                    "CA[{}] declares {} but the text is valid UTF-8; decoded as UTF-8",
+                    label.as_deref().unwrap_or(""),
+                    enc.name()
+                ),
+            ));
+            (UTF_8, Cow::Borrowed(s))
+        }
+        (Some(enc), _) if enc != UTF_8 => {
+            let (text, errors) = enc.decode_without_bom_handling(bytes);
+            if !errors {
+                (enc, text)
+            } else {
+                let guess = detect(bytes);
+                let (gtext, gerrors) = guess.decode_without_bom_handling(bytes);
+                if !gerrors && guess != enc {
+                    findings.push(Finding::new(
+                        Code::CharsetWrongLabel,
+                        format!(
+                            "CA[{}] declares {} but the bytes are not valid {}; detected {}",
+                            label.as_deref().unwrap_or(""),
+                            enc.name(),
+                            enc.name(),
+                            guess.name()
+                        ),
+                    ));
+                    (guess, gtext)
+                } else {
+                    findings.push(Finding::new(
+                        Code::CharsetReplaced,
+                        format!("bytes invalid in {} were replaced by U+FFFD", enc.name()),
+                    ));
+                    (enc, text)
+                }
+            }
+        }
+        // Not valid UTF-8, labelled UTF-8 or unlabelled: detect.
+        (labelled, _) => {
+            let guess = detect(bytes);
+            let (text, errors) = guess.decode_without_bom_handling(bytes);
+            let why = if labelled == Some(UTF_8) {
+                Code::CharsetWrongLabel
+            } else {
+                Code::CharsetAssumed
+            };
+            let said = match (&label, labelled) {
+                (Some(l), Some(_)) => format!("CA[{l}] but the bytes are not valid UTF-8"),
+                _ => "no usable CA label and the bytes are not UTF-8".to_string(),
+            };
+            findings.push(Finding::new(why, format!("{said}; detected {}", guess.name())));
+            if errors {
+                findings.push(Finding::new(
+                    Code::CharsetReplaced,
+                    format!("bytes invalid in {} were replaced by U+FFFD", guess.name()),
+                ));
+            }
+            (guess, text)
+        }
+    };
+    Decoded {
+        text,
+        encoding,
+        bom_len: 0,
+        label,
+        findings,
+    }
+}
+
+fn find_label_text(text: &str) -> Option<String> {
+    find_label(text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aliases_resolve() {
+        assert_eq!(encoding_for_label("cp936").map(|e| e.name()), Some("GBK"));
+        assert_eq!(encoding_for_label("MS_KANJI").map(|e| e.name()), Some("Shift_JIS"));
+        assert_eq!(encoding_for_label("cp949").map(|e| e.name()), Some("EUC-KR"));
+        assert_eq!(encoding_for_label("latin-1").map(|e| e.name()), Some("windows-1252"));
+        assert_eq!(encoding_for_label("GB2312").map(|e| e.name()), Some("GBK"));
+    }
+
+    #[test]
+    fn utf8_bom_is_stripped() {
+        let d = decode(b"\xEF\xBB\xBF(;GM[1])");
+        assert_eq!(d.text, "(;GM[1])");
+        assert_eq!(d.bom_len, 3);
+        assert_eq!(d.file_offset(1), 4);
+    }
+
+    #[test]
+    fn gbk_under_utf8_label_is_detected() {
+        // "中国围棋" in GBK.
+        let mut bytes = b"(;CA[UTF-8]PB[".to_vec();
+        for _ in 0..20 {
+            bytes.extend_from_slice(&[0xD6, 0xD0, 0xB9, 0xFA, 0xCE, 0xA7, 0xC6, 0xE5]);
+        }
+        bytes.extend_from_slice(b"])");
+        let d = decode(&bytes);
+        assert!(d.findings.iter().any(|f| f.code == Code::CharsetWrongLabel));
+        assert!(d.text.contains("中国围棋"), "{}", d.text);
+    }
+}

@@ -1,0 +1,218 @@
+//! The SGF layer: bytes to [`GameRecord`]s. Decoding (`decode`), a pre-scan that
+//! splits collections and locates syntax problems (`scan`), parsing with sgf-parse
+//! (strict, then lenient), and conversion to the core's record (`convert`).
+//!
+//! Invariant: reading never fails. Every game tree yields a [`ParsedGame`] with
+//! either a record or the reason there is none, plus its findings.
+
+pub mod convert;
+pub mod decode;
+pub mod scan;
+
+use sgf_parse::{parse_with_options, GameTree, ParseOptions};
+
+use crate::findings::{Code, Finding};
+use crate::game::{GameInfo, GameRecord};
+
+pub use decode::Decoded;
+pub use scan::Scan;
+
+/// A decoded and scanned file, ready to parse game by game.
+pub struct Collection<'a> {
+    pub decoded: Decoded<'a>,
+    pub scan: Scan,
+}
+
+/// One game of a collection after parsing.
+pub struct ParsedGame {
+    pub record: Option<GameRecord>,
+    pub info: GameInfo,
+    /// Why there is no record.
+    pub error: Option<String>,
+    pub findings: Vec<Finding>,
+}
+
+/// Decodes and scans a file's bytes.
+pub fn read(bytes: &[u8]) -> Collection<'_> {
+    let decoded = decode::decode(bytes);
+    let scan = scan::scan(&decoded.text);
+    Collection { decoded, scan }
+}
+
+impl Collection<'_> {
+    fn locate(&self, offset: usize) -> crate::findings::Location {
+        scan::locate(
+            &self.decoded.text,
+            offset,
+            self.decoded.file_offset(offset),
+        )
+    }
+
+    /// Findings about the file as a whole: encoding and text outside game trees.
+    pub fn file_findings(&self) -> Vec<Finding> {
+        let mut out = self.decoded.findings.clone();
+        for p in &self.scan.outside {
+            out.push(Finding::new(p.code, p.detail.clone()).located(self.locate(p.offset)));
+        }
+        out
+    }
+
+    /// Number of game trees found.
+    pub fn game_count(&self) -> usize {
+        self.scan.trees.len()
+    }
+
+    /// Why the file holds no game, when it holds none.
+    pub fn no_game_reason(&self) -> Option<(Code, String)> {
+        if !self.scan.trees.is_empty() {
+            return None;
+        }
+        if self.decoded.text.trim().is_empty() {
+            Some((Code::EmptyFile, "the file is empty".into()))
+        } else {
+            Some((Code::NotSgf, "no SGF game tree `(;` found".into()))
+        }
+    }
+
+    /// Parses and converts game tree `index`.
+    pub fn parse_game(&self, index: usize) -> ParsedGame {
+        let span = &self.scan.trees[index];
+        let src = &self.decoded.text[span.start..span.end];
+        let mut findings = Vec::new();
+        for p in &span.problems {
+            findings.push(Finding::new(p.code, p.detail.clone()).located(self.locate(p.offset)));
+        }
+        if span.more_problems > 0 {
+            findings.push(Finding::new(
+                Code::JunkText,
+                format!("{} more syntax problem(s) in this game were not listed", span.more_problems),
+            ));
+        }
+        if span.unclosed > 0 {
+            findings.push(
+                Finding::new(
+                    Code::UnclosedTree,
+                    format!(
+                        "{} `)` missing at the end of the file; the tree was closed there",
+                        span.unclosed
+                    ),
+                )
+                .located(self.locate(self.decoded.text.len())),
+            );
+        }
+        let strict = ParseOptions::default();
+        let tree = match parse_with_options(src, &strict) {
+            Ok(trees) => first_tree(trees),
+            Err(e) => {
+                let lenient = ParseOptions {
+                    lenient: true,
+                    ..ParseOptions::default()
+                };
+                let trees = parse_with_options(src, &lenient).unwrap_or_default();
+                let tree = first_tree(trees);
+                let kept = tree.as_ref().map_or(0, count_nodes);
+                if kept < span.nodes {
+                    let first = span
+                        .problems
+                        .first()
+                        .map(|p| {
+                            let l = self.locate(p.offset);
+                            format!(" (first problem at line {}, column {})", l.line, l.column)
+                        })
+                        .unwrap_or_default();
+                    let mut f = Finding::new(
+                        if kept == 0 {
+                            Code::ParseFailed
+                        } else {
+                            Code::LenientRecovery
+                        },
+                        format!(
+                            "sgf-parse: {e}{first}; kept {kept} of {} node(s), the rest of the game was skipped",
+                            span.nodes
+                        ),
+                    );
+                    if let Some(p) = span.problems.first() {
+                        f = f.located(self.locate(p.offset));
+                    }
+                    findings.push(f);
+                }
+                tree
+            }
+        };
+        let Some(tree) = tree else {
+            return ParsedGame {
+                record: None,
+                info: GameInfo::default(),
+                error: Some("the game tree could not be parsed".into()),
+                findings,
+            };
+        };
+        match tree {
+            GameTree::GoGame(root) => {
+                let c = convert::convert(&root);
+                convert::dismantle(root);
+                findings.extend(c.findings);
+                let mut record = c.record;
+                let mut error = c.error;
+                if record.as_ref().is_some_and(|r| r.events.is_empty())
+                    && findings.iter().any(|f| f.code == Code::ParseFailed)
+                {
+                    record = None;
+                    error = Some("the game tree could not be parsed".into());
+                }
+                ParsedGame {
+                    record,
+                    info: c.info,
+                    error,
+                    findings,
+                }
+            }
+            GameTree::Unknown(root) => {
+                let gm = root
+                    .get_property("GM")
+                    .map(|p| format!("{p:?}"))
+                    .unwrap_or_default();
+                convert::dismantle(root);
+                let why = format!("GM says this is not Go ({gm})");
+                findings.push(Finding::new(Code::NotGo, why.clone()));
+                ParsedGame {
+                    record: None,
+                    info: GameInfo::default(),
+                    error: Some(why),
+                    findings,
+                }
+            }
+        }
+    }
+}
+
+fn first_tree(trees: Vec<GameTree>) -> Option<GameTree> {
+    let mut it = trees.into_iter();
+    let first = it.next();
+    for rest in it {
+        match rest {
+            GameTree::GoGame(n) => convert::dismantle(n),
+            GameTree::Unknown(n) => convert::dismantle(n),
+        }
+    }
+    first
+}
+
+fn count_nodes(tree: &GameTree) -> u64 {
+    fn count<P: sgf_parse::SgfProp>(root: &sgf_parse::SgfNode<P>) -> u64 {
+        if root.properties.is_empty() && root.children.is_empty() {
+            return 0; // lenient parsing's placeholder for "nothing parsed"
+        }
+        let mut n = 0;
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            n += 1;
+            stack.extend(node.children.iter());
+        }
+        n
+    }
+    match tree {
+        GameTree::GoGame(n) => count(n),
+        GameTree::Unknown(n) => count(n),
+    }
+}
