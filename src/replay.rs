@@ -434,9 +434,13 @@ impl Run {
         let mut handicap_moves = 0;
         let mut handicap_stones = 0;
         if ha >= 2 {
-            if root_black > 0 {
+            if root_white > 0 {
+                // A position set up mid-game (problems, regression tests): the
+                // handicap is among the setup stones; take HA as recorded.
+                handicap_stones = ha;
+            } else if root_black > 0 {
                 handicap_stones = root_black;
-                if root_black != ha || root_white > 0 {
+                if root_black != ha {
                     findings.push(Finding::new(
                         Code::HandicapMismatch,
                         format!(

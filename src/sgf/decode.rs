@@ -50,17 +50,17 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 
 /// Maps a `CA` label to an encoding, with aliases encoding_rs lacks.
 pub fn encoding_for_label(label: &str) -> Option<&'static Encoding> {
-    let l = label.trim().to_ascii_lowercase();
+    let l = label.trim().to_ascii_lowercase().replace('_', "-");
+    if let Some(e) = Encoding::for_label(l.as_bytes()) {
+        return Some(e);
+    }
     let alias = match l.as_str() {
+        "iso8859-1" | "iso-8859-1" | "latin-1" => "windows-1252",
         "cp936" | "ms936" | "windows-936" | "gb2312-80" | "euc-cn" => "gbk",
-        "cp932" | "ms932" | "ms_kanji" | "ms-kanji" | "mskanji" | "sjis" | "shiftjis" => {
-            "shift_jis"
-        }
+        "cp932" | "ms932" | "ms-kanji" | "mskanji" | "sjis" | "shiftjis" => "shift_jis",
         "cp949" | "ms949" | "uhc" => "euc-kr",
-        "latin-1" | "latin_1" | "iso8859-1" | "iso-8859_1" | "iso_8859_1" | "8859-1" => {
-            "windows-1252"
-        }
-        "utf8" | "utf_8" => "utf-8",
+        "8859-1" => "windows-1252",
+        "utf8" => "utf-8",
         "cp950" | "ms950" | "big-5" => "big5",
         "cp1251" | "win-1251" => "windows-1251",
         _ => l.as_str(),
@@ -117,6 +117,18 @@ fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
     } else {
         None
     }
+}
+
+/// Invalid UTF-8 that is mostly valid UTF-8: real multi-byte characters with a
+/// few broken sequences (servers truncate names mid-character). Decoding such text
+/// as UTF-8 with replacements beats any statistical guess.
+fn mostly_utf8(bytes: &[u8]) -> bool {
+    let (mut good, mut bad) = (0usize, 0usize);
+    for chunk in bytes.utf8_chunks() {
+        good += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
+        bad += chunk.invalid().len();
+    }
+    good > 0 && good >= 2 * bad
 }
 
 fn detect(bytes: &[u8]) -> &'static Encoding {
@@ -226,6 +238,19 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
                     (enc, text)
                 }
             }
+        }
+        // Mostly UTF-8 with a few broken sequences: keep UTF-8, replace the rest.
+        (labelled, _) if mostly_utf8(bytes) => {
+            let (text, _) = UTF_8.decode_without_bom_handling(bytes);
+            let said = match &label {
+                Some(l) if labelled.is_some() => format!("CA[{l}]"),
+                _ => "no CA label".to_string(),
+            };
+            findings.push(Finding::new(
+                Code::CharsetReplaced,
+                format!("{said}; the text is UTF-8 with some broken byte sequences, replaced by U+FFFD"),
+            ));
+            (UTF_8, text)
         }
         // Not valid UTF-8, labelled UTF-8 or unlabelled: detect.
         (labelled, _) => {

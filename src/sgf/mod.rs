@@ -77,7 +77,14 @@ impl Collection<'_> {
     /// Parses and converts game tree `index`.
     pub fn parse_game(&self, index: usize) -> ParsedGame {
         let span = &self.scan.trees[index];
-        let src = &self.decoded.text[span.start..span.end];
+        let raw = &self.decoded.text[span.start..span.end];
+        let cleaned;
+        let src = if span.problems.iter().any(|p| p.junk_len > 0) {
+            cleaned = blank_junk(raw, span.start, &span.problems);
+            cleaned.as_str()
+        } else {
+            raw
+        };
         let mut findings = Vec::new();
         for p in &span.problems {
             findings.push(Finding::new(p.code, p.detail.clone()).located(self.locate(p.offset)));
@@ -168,12 +175,12 @@ impl Collection<'_> {
                 }
             }
             GameTree::Unknown(root) => {
-                let gm = root
-                    .get_property("GM")
-                    .map(|p| format!("{p:?}"))
-                    .unwrap_or_default();
+                let gm = match root.get_property("GM") {
+                    Some(sgf_parse::unknown_game::Prop::GM(g)) => g.to_string(),
+                    _ => "?".to_string(),
+                };
                 convert::dismantle(root);
-                let why = format!("GM says this is not Go ({gm})");
+                let why = format!("GM[{gm}] is not Go (GM[1])");
                 findings.push(Finding::new(Code::NotGo, why.clone()));
                 ParsedGame {
                     record: None,
@@ -184,6 +191,18 @@ impl Collection<'_> {
             }
         }
     }
+}
+
+/// Replaces the junk the scan found by spaces (same length, so offsets hold).
+fn blank_junk(raw: &str, base: usize, problems: &[scan::Problem]) -> String {
+    let mut bytes = raw.as_bytes().to_vec();
+    for p in problems.iter().filter(|p| p.junk_len > 0) {
+        let from = p.offset.saturating_sub(base).min(bytes.len());
+        let to = (from + p.junk_len).min(bytes.len());
+        bytes[from..to].fill(b' ');
+    }
+    // Junk spans start and end on character boundaries, so this stays UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 fn first_tree(trees: Vec<GameTree>) -> Option<GameTree> {

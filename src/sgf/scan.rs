@@ -15,6 +15,9 @@ const MAX_PROBLEMS: usize = 16;
 pub struct Problem {
     pub code: Code,
     pub offset: usize,
+    /// Bytes from `offset` that are not SGF and are blanked before parsing, so
+    /// that sgf-parse does not glue them to the next property (0: none).
+    pub junk_len: usize,
     pub detail: String,
 }
 
@@ -93,6 +96,7 @@ pub fn scan(text: &str) -> Scan {
                     Problem {
                         code: Code::StrayClose,
                         offset: i,
+                        junk_len: 0,
                         detail: "`)` outside any game tree".into(),
                     },
                 );
@@ -112,6 +116,7 @@ pub fn scan(text: &str) -> Scan {
                         out.outside.push(Problem {
                             code,
                             offset: s,
+                            junk_len: 0,
                             detail: format!("{} byte(s) of text before a game tree", i - s),
                         });
                     }
@@ -130,6 +135,7 @@ pub fn scan(text: &str) -> Scan {
                         Problem {
                             code: Code::EmptyVariation,
                             offset: i,
+                            junk_len: 0,
                             detail: "`(` opens a variation inside a variation with no node".into(),
                         },
                     );
@@ -147,6 +153,7 @@ pub fn scan(text: &str) -> Scan {
                         Problem {
                             code: Code::EmptyVariation,
                             offset: i,
+                            junk_len: 0,
                             detail: "`()` holds no node".into(),
                         },
                     );
@@ -181,6 +188,7 @@ pub fn scan(text: &str) -> Scan {
                         Problem {
                             code: Code::MissingIdentifier,
                             offset: i,
+                            junk_len: 0,
                             detail: "a value `[...]` without a property identifier".into(),
                         },
                     );
@@ -197,6 +205,7 @@ pub fn scan(text: &str) -> Scan {
                             Problem {
                                 code: Code::UnterminatedValue,
                                 offset: i,
+                                junk_len: 0,
                                 detail: "`[` is never closed by `]`".into(),
                             },
                         );
@@ -220,6 +229,7 @@ pub fn scan(text: &str) -> Scan {
                         Problem {
                             code: Code::JunkText,
                             offset: start,
+                            junk_len: 0,
                             detail: format!(
                                 "`{}` stands between `(` and the first `;`",
                                 clip(&text[start..i])
@@ -236,6 +246,7 @@ pub fn scan(text: &str) -> Scan {
                         Problem {
                             code: Code::MissingValue,
                             offset: start,
+                            junk_len: i - start,
                             detail: format!("`{}` has no value `[...]`", clip(&text[start..i])),
                         },
                     );
@@ -255,6 +266,7 @@ pub fn scan(text: &str) -> Scan {
                     Problem {
                         code: Code::JunkText,
                         offset: start,
+                        junk_len: i - start,
                         detail: format!("`{}` is not SGF", clip(text[start..i].trim_end())),
                     },
                 );
@@ -271,6 +283,7 @@ pub fn scan(text: &str) -> Scan {
             out.outside.push(Problem {
                 code: Code::TrailingText,
                 offset: s,
+                junk_len: 0,
                 detail: format!("{} byte(s) of text after the last game tree", n - s),
             });
         }
