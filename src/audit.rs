@@ -102,7 +102,12 @@ pub fn audit_bytes(
         return FileReport {
             path: path.to_string(),
             encoding,
-            games: vec![GameReport::failed(0, why, GameInfo::default(), file_findings)],
+            games: vec![GameReport::failed(
+                0,
+                why,
+                GameInfo::default(),
+                file_findings,
+            )],
         };
     }
     let inject = opts

@@ -203,7 +203,10 @@ impl Board {
 
     /// Empties the board and sets its side, keeping its memory.
     pub fn reset(&mut self, size: u8) {
-        assert!(size >= 1 && usize::from(size) <= MAX_SIZE, "board size out of range");
+        assert!(
+            size >= 1 && usize::from(size) <= MAX_SIZE,
+            "board size out of range"
+        );
         let old = self.stride * self.stride;
         self.size = size;
         self.stride = usize::from(size) + 2;
@@ -262,11 +265,6 @@ impl Board {
     #[inline]
     pub fn get(&self, p: Point) -> Option<Color> {
         color_of(self.cells[usize::from(self.cell(p))])
-    }
-
-    #[inline]
-    pub(crate) fn cell_value(&self, cell: u16) -> u8 {
-        self.cells[usize::from(cell)]
     }
 
     /// Iterates over every on-board cell index.
@@ -398,25 +396,6 @@ impl Board {
             start: cell,
             cur: Some(cell),
         }
-    }
-
-    /// The representative cell of the string through `cell`.
-    #[inline]
-    pub(crate) fn string_head(&self, cell: u16) -> u16 {
-        self.head[usize::from(cell)]
-    }
-
-    /// The stones of the string through `cell`.
-    #[inline]
-    pub(crate) fn string_size(&self, cell: u16) -> u16 {
-        self.stones[usize::from(self.head[usize::from(cell)])]
-    }
-
-    /// The number of stone/empty adjacencies of the string through `cell`
-    /// (zero exactly when it has no liberty).
-    #[inline]
-    pub(crate) fn pseudo_liberties(&self, cell: u16) -> u16 {
-        self.libs[usize::from(self.head[usize::from(cell)])]
     }
 
     #[inline]

@@ -10,7 +10,10 @@ pub enum MoveKind {
     /// A point on the board.
     Place(Point),
     /// Coordinates outside the board (raw SGF letters, 0-based).
-    OffBoard { x: u8, y: u8 },
+    OffBoard {
+        x: u8,
+        y: u8,
+    },
     /// A value that is not a point at all (e.g. `B[1]`); played as nothing.
     Unreadable,
 }

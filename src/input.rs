@@ -204,8 +204,7 @@ impl Iterator for Walk {
                     Err(e) => {
                         // A dangling link or loop in a directory: report it only
                         // when it could have been a game file or a directory.
-                        if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink())
-                        {
+                        if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
                             let why = format!("broken symbolic link or loop: {e}");
                             return Some(Item {
                                 name: display(&path),

@@ -1,4 +1,33 @@
-//! sgfaudit: audit archives of Go game records.
+//! sgfaudit: audit archives of Go game records (SGF).
+//!
+//! ```text
+//!  paths ──► input::Walk ──► pipeline (rayon, batches, input order)
+//!                               │  per file
+//!                               ▼
+//!            audit::audit_bytes ─► sgf::read   (decode ► scan ► split collection)
+//!                               ─► sgf::Collection::parse_game   (sgf-parse ► convert)
+//!                               ─► replay::Replayer::replay      (ONE replay, three verdicts)
+//!                               │
+//!                               ▼
+//!            report::{text, jsonl, csv}  (behind report::Reporter, in input order)
+//! ```
+//!
+//! The core — [`board`], [`rules`], [`game`], [`replay`], [`findings`] — knows
+//! nothing of files, SGF text or output formats. [`sgf`] turns bytes into
+//! [`game::GameRecord`]s and never fails; [`audit`] joins the two for one file
+//! and isolates panics per game; [`input`] and [`pipeline`] know the file system
+//! and threads; only [`report`] knows JSON and CSV. See `ARCHITECTURE.md`.
+//!
+//! ```
+//! use sgfaudit::audit::{audit_bytes, AuditOptions};
+//! use sgfaudit::replay::Replayer;
+//! use sgfaudit::rules::Ruleset;
+//!
+//! let sgf = b"(;SZ[9];B[ee];W[ee])";
+//! let report = audit_bytes("demo.sgf", sgf, &AuditOptions::default(), &mut Replayer::new());
+//! let aga = &report.games[0].verdicts[Ruleset::Aga.index()];
+//! assert_eq!(aga.illegal[0].kind.key(), "occupied");
+//! ```
 pub mod audit;
 pub mod board;
 pub mod findings;

@@ -18,7 +18,11 @@ use sgfaudit::report::{Reporter, Summary};
 use sgfaudit::rules::{AgaSuperko, RuleOptions, SameColour, SwedishSuicide};
 
 #[derive(Parser)]
-#[command(name = "sgfaudit", version, about = "Audit archives of Go game records (SGF)")]
+#[command(
+    name = "sgfaudit",
+    version,
+    about = "Audit archives of Go game records (SGF)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -174,13 +178,19 @@ fn check(args: CheckArgs) -> ExitCode {
     let stdout = io::stdout();
     let mut reporters: Vec<Box<dyn Reporter>> = Vec::new();
     match args.format {
-        Format::Summary => reporters.push(Box::new(TextReporter::new(io::BufWriter::new(stdout.lock())))),
-        Format::Jsonl => reporters.push(Box::new(JsonlReporter::new(io::BufWriter::new(stdout.lock())))),
+        Format::Summary => reporters.push(Box::new(TextReporter::new(io::BufWriter::new(
+            stdout.lock(),
+        )))),
+        Format::Jsonl => reporters.push(Box::new(JsonlReporter::new(io::BufWriter::new(
+            stdout.lock(),
+        )))),
     }
     if let Some(dir) = &args.out {
         match CsvReporter::create(dir) {
             Ok(r) => reporters.push(Box::new(r)),
-            Err(e) => return usage_error(&format!("cannot write reports into {}: {e}", dir.display())),
+            Err(e) => {
+                return usage_error(&format!("cannot write reports into {}: {e}", dir.display()))
+            }
         }
     }
 

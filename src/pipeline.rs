@@ -51,8 +51,12 @@ where
     while inputs.peek().is_some() {
         batch.clear();
         batch.extend(inputs.by_ref().take(batch_size));
-        let reports: Vec<FileReport> =
-            pool.install(|| batch.par_iter().map(|item| audit_item(item, opts)).collect());
+        let reports: Vec<FileReport> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|item| audit_item(item, opts))
+                .collect()
+        });
         for r in reports {
             sink(r)?;
         }

@@ -147,7 +147,11 @@ impl Replayer {
         self.board.reserve_moves(events);
         self.history.clear();
         self.history.reserve(events + 1);
-        for m in [&mut self.positional, &mut self.natural, &mut self.situational] {
+        for m in [
+            &mut self.positional,
+            &mut self.natural,
+            &mut self.situational,
+        ] {
             m.clear();
             m.reserve(events + 1);
         }
@@ -250,26 +254,48 @@ impl Replayer {
             MoveKind::OffBoard { x, y } => {
                 run.note_placement();
                 let size = run.size;
-                run.illegal(n, IllegalKind::OffBoard, None, color, RulesetSet::ALL, || {
-                    format!(
-                        "{} played off the board at ({x}, {y}) on {size}x{size}",
-                        color.letter()
-                    )
-                });
+                run.illegal(
+                    n,
+                    IllegalKind::OffBoard,
+                    None,
+                    color,
+                    RulesetSet::ALL,
+                    || {
+                        format!(
+                            "{} played off the board at ({x}, {y}) on {size}x{size}",
+                            color.letter()
+                        )
+                    },
+                );
                 self.push_entry(n);
             }
             MoveKind::Unreadable => {
                 run.note_placement();
-                run.illegal(n, IllegalKind::OffBoard, None, color, RulesetSet::ALL, || {
-                    format!("{} played at an unreadable point (see P303)", color.letter())
-                });
+                run.illegal(
+                    n,
+                    IllegalKind::OffBoard,
+                    None,
+                    color,
+                    RulesetSet::ALL,
+                    || {
+                        format!(
+                            "{} played at an unreadable point (see P303)",
+                            color.letter()
+                        )
+                    },
+                );
                 self.push_entry(n);
             }
             MoveKind::Place(p) if !self.board.contains(p) => {
                 run.note_placement();
-                run.illegal(n, IllegalKind::OffBoard, None, color, RulesetSet::ALL, || {
-                    format!("{} played off the board at {}", color.letter(), p.sgf())
-                });
+                run.illegal(
+                    n,
+                    IllegalKind::OffBoard,
+                    None,
+                    color,
+                    RulesetSet::ALL,
+                    || format!("{} played off the board at {}", color.letter(), p.sgf()),
+                );
                 self.push_entry(n);
             }
             MoveKind::Place(p) if self.board.get(p).is_some() => {
@@ -310,7 +336,9 @@ impl Replayer {
                 let idx = self.push_entry(n);
                 self.natural.insert(hash ^ player, idx);
                 self.situational.insert(hash ^ player, idx);
-                if placed.captured == 1 && placed.single_stone_one_liberty && placed.self_captured == 0
+                if placed.captured == 1
+                    && placed.single_stone_one_liberty
+                    && placed.self_captured == 0
                 {
                     if let Some(k) = placed.captured_single {
                         run.ko_ban = Some((k, color.opponent()));
@@ -453,7 +481,13 @@ impl Run {
                     .iter()
                     .take(ha as usize)
                     .filter(|e| {
-                        matches!(e, Event::Move { color: Color::Black, kind: MoveKind::Place(_) })
+                        matches!(
+                            e,
+                            Event::Move {
+                                color: Color::Black,
+                                kind: MoveKind::Place(_)
+                            }
+                        )
                     })
                     .count() as u32;
                 if black_run == ha {
@@ -517,7 +551,11 @@ impl Run {
                     self.findings.push(
                         Finding::new(
                             Code::FirstPlayer,
-                            format!("{} made the first move; {} was expected", color.letter(), expected.letter()),
+                            format!(
+                                "{} made the first move; {} was expected",
+                                color.letter(),
+                                expected.letter()
+                            ),
                         )
                         .at_move(1)
                         .with_color(color),

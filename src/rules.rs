@@ -241,7 +241,10 @@ pub fn japanese_no_result(f: &PlacementFacts, illegal_under_japanese: bool) -> b
 /// Japanese rule 3 ("any unoccupied intersection"); Swedish "a free point".
 /// Off the board: no ruleset has a point there. Both are illegal everywhere.
 pub fn judge_unplayable(kind: IllegalKind) -> RulesetSet {
-    debug_assert!(matches!(kind, IllegalKind::Occupied | IllegalKind::OffBoard));
+    debug_assert!(matches!(
+        kind,
+        IllegalKind::Occupied | IllegalKind::OffBoard
+    ));
     RulesetSet::ALL
 }
 
@@ -263,7 +266,10 @@ mod tests {
         };
         let mut opts = RuleOptions::default();
         assert_eq!(judge_placement(Ruleset::Swedish, &f, &opts), None);
-        assert_eq!(judge_placement(Ruleset::Aga, &f, &opts), Some(IllegalKind::Suicide));
+        assert_eq!(
+            judge_placement(Ruleset::Aga, &f, &opts),
+            Some(IllegalKind::Suicide)
+        );
         opts.swedish_suicide = SwedishSuicide::Forbidden;
         assert_eq!(
             judge_placement(Ruleset::Swedish, &f, &opts),
@@ -280,6 +286,9 @@ mod tests {
         let mut opts = RuleOptions::default();
         assert_eq!(judge_placement(Ruleset::Aga, &f, &opts), None);
         opts.aga_superko = AgaSuperko::Situational;
-        assert_eq!(judge_placement(Ruleset::Aga, &f, &opts), Some(IllegalKind::Superko));
+        assert_eq!(
+            judge_placement(Ruleset::Aga, &f, &opts),
+            Some(IllegalKind::Superko)
+        );
     }
 }

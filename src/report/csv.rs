@@ -32,15 +32,32 @@ impl CsvReporter {
     pub fn create(dir: &Path) -> io::Result<CsvReporter> {
         fs::create_dir_all(dir)?;
         let open = |name: &str| -> io::Result<csv::Writer<BufWriter<File>>> {
-            Ok(csv::Writer::from_writer(BufWriter::new(File::create(partial(dir, name))?)))
+            Ok(csv::Writer::from_writer(BufWriter::new(File::create(
+                partial(dir, name),
+            )?)))
         };
         let mut games = open(GAMES)?;
         let mut findings = open(FINDINGS)?;
         games
             .write_record([
-                "file", "game", "status", "error", "encoding", "board_size", "handicap", "komi",
-                "rules", "result", "moves", "errors", "warnings", "infos", "aga_illegal",
-                "japanese_illegal", "swedish_illegal", "japanese_no_result_move",
+                "file",
+                "game",
+                "status",
+                "error",
+                "encoding",
+                "board_size",
+                "handicap",
+                "komi",
+                "rules",
+                "result",
+                "moves",
+                "errors",
+                "warnings",
+                "infos",
+                "aga_illegal",
+                "japanese_illegal",
+                "swedish_illegal",
+                "japanese_no_result_move",
             ])
             .map_err(csv_err)?;
         findings

@@ -45,7 +45,14 @@ impl<W: Write> Reporter for TextReporter<W> {
         )?;
         writeln!(o)?;
         writeln!(o, "illegal moves per ruleset:")?;
-        let kinds = ["occupied", "off-board", "suicide", "ko", "superko", "wrong-turn"];
+        let kinds = [
+            "occupied",
+            "off-board",
+            "suicide",
+            "ko",
+            "superko",
+            "wrong-turn",
+        ];
         write!(o, "  {:<10}", "ruleset")?;
         for k in kinds {
             write!(o, " {k:>10}")?;

@@ -12,8 +12,23 @@ use crate::game::{Event, GameInfo, GameRecord, Markup, MoveKind};
 
 /// Names in the game info that mark a record written by a server or program.
 const MACHINE_MARKS: &[&str] = &[
-    "kgs", "igs", "pandanet", "nngs", "fox", "tygem", "online-go", "ogs", "cgos", "wbaduk",
-    "cyberoro", "dragon go server", "yike", "golaxy", "yuanyu", "gokgs", "katrain",
+    "kgs",
+    "igs",
+    "pandanet",
+    "nngs",
+    "fox",
+    "tygem",
+    "online-go",
+    "ogs",
+    "cgos",
+    "wbaduk",
+    "cyberoro",
+    "dragon go server",
+    "yike",
+    "golaxy",
+    "yuanyu",
+    "gokgs",
+    "katrain",
 ];
 
 /// A converted game, or why it could not be.
@@ -35,10 +50,17 @@ pub fn dismantle<P: SgfProp>(root: SgfNode<P>) {
 
 fn text_of(p: &Prop) -> Option<String> {
     match p {
-        Prop::RU(t) | Prop::RE(t) | Prop::PB(t) | Prop::PW(t) | Prop::DT(t) | Prop::PC(t)
-        | Prop::SO(t) | Prop::EV(t) | Prop::US(t) | Prop::ON(t) | Prop::CA(t) => {
-            Some(t.text.clone())
-        }
+        Prop::RU(t)
+        | Prop::RE(t)
+        | Prop::PB(t)
+        | Prop::PW(t)
+        | Prop::DT(t)
+        | Prop::PC(t)
+        | Prop::SO(t)
+        | Prop::EV(t)
+        | Prop::US(t)
+        | Prop::ON(t)
+        | Prop::CA(t) => Some(t.text.clone()),
         Prop::GC(t) => Some(t.text.clone()),
         _ => None,
     }
@@ -85,7 +107,10 @@ pub fn convert(root: &SgfNode<Prop>) -> Converted {
             }
             Prop::Invalid(id, v) if id == "SZ" => {
                 size = None;
-                size_error = Some(format!("SZ[{}] is not a board size in 1..=52", v.join("][")));
+                size_error = Some(format!(
+                    "SZ[{}] is not a board size in 1..=52",
+                    v.join("][")
+                ));
             }
             Prop::GM(g) if *g != 1 => {
                 size = None;
@@ -218,7 +243,11 @@ pub fn convert(root: &SgfNode<Prop>) -> Converted {
                     node_moves.push((color, kind));
                 }
                 Prop::Invalid(id, v) if id == "B" || id == "W" => {
-                    let color = if id == "B" { Color::Black } else { Color::White };
+                    let color = if id == "B" {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
                     findings.push(
                         Finding::new(
                             Code::BadMoveValue,
@@ -241,7 +270,10 @@ pub fn convert(root: &SgfNode<Prop>) -> Converted {
                         } else {
                             findings.push(Finding::new(
                                 Code::BadMoveValue,
-                                format!("setup point ({}, {}) is off the {size}x{size} board; ignored", p.x, p.y),
+                                format!(
+                                    "setup point ({}, {}) is off the {size}x{size} board; ignored",
+                                    p.x, p.y
+                                ),
                             ));
                         }
                     }
@@ -249,7 +281,10 @@ pub fn convert(root: &SgfNode<Prop>) -> Converted {
                 Prop::Invalid(id, v) if id == "AB" || id == "AW" || id == "AE" => {
                     findings.push(Finding::new(
                         Code::BadMoveValue,
-                        format!("{id}[{}] holds a value that is not a point; ignored", v.join("][")),
+                        format!(
+                            "{id}[{}] holds a value that is not a point; ignored",
+                            v.join("][")
+                        ),
                     ));
                 }
                 Prop::TB(set) | Prop::TW(set) => {
@@ -278,7 +313,10 @@ pub fn convert(root: &SgfNode<Prop>) -> Converted {
             findings.push(
                 Finding::new(
                     Code::TwoMovesInNode,
-                    format!("one node holds {} moves (after move {moves}); played in order", node_moves.len()),
+                    format!(
+                        "one node holds {} moves (after move {moves}); played in order",
+                        node_moves.len()
+                    ),
                 )
                 .at_move(moves + 1),
             );

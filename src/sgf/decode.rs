@@ -145,7 +145,10 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
         if errors {
             findings.push(Finding::new(
                 Code::CharsetReplaced,
-                format!("bytes invalid in {} (from its byte-order mark) were replaced", enc.name()),
+                format!(
+                    "bytes invalid in {} (from its byte-order mark) were replaced",
+                    enc.name()
+                ),
             ));
         }
         let label = find_label_text(&text);
@@ -248,7 +251,9 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
             };
             findings.push(Finding::new(
                 Code::CharsetReplaced,
-                format!("{said}; the text is UTF-8 with some broken byte sequences, replaced by U+FFFD"),
+                format!(
+                    "{said}; the text is UTF-8 with some broken byte sequences, replaced by U+FFFD"
+                ),
             ));
             (UTF_8, text)
         }
@@ -265,7 +270,10 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
                 (Some(l), Some(_)) => format!("CA[{l}] but the bytes are not valid UTF-8"),
                 _ => "no usable CA label and the bytes are not UTF-8".to_string(),
             };
-            findings.push(Finding::new(why, format!("{said}; detected {}", guess.name())));
+            findings.push(Finding::new(
+                why,
+                format!("{said}; detected {}", guess.name()),
+            ));
             if errors {
                 findings.push(Finding::new(
                     Code::CharsetReplaced,
@@ -295,9 +303,18 @@ mod tests {
     #[test]
     fn aliases_resolve() {
         assert_eq!(encoding_for_label("cp936").map(|e| e.name()), Some("GBK"));
-        assert_eq!(encoding_for_label("MS_KANJI").map(|e| e.name()), Some("Shift_JIS"));
-        assert_eq!(encoding_for_label("cp949").map(|e| e.name()), Some("EUC-KR"));
-        assert_eq!(encoding_for_label("latin-1").map(|e| e.name()), Some("windows-1252"));
+        assert_eq!(
+            encoding_for_label("MS_KANJI").map(|e| e.name()),
+            Some("Shift_JIS")
+        );
+        assert_eq!(
+            encoding_for_label("cp949").map(|e| e.name()),
+            Some("EUC-KR")
+        );
+        assert_eq!(
+            encoding_for_label("latin-1").map(|e| e.name()),
+            Some("windows-1252")
+        );
         assert_eq!(encoding_for_label("GB2312").map(|e| e.name()), Some("GBK"));
     }
 

@@ -41,11 +41,7 @@ pub fn read(bytes: &[u8]) -> Collection<'_> {
 
 impl Collection<'_> {
     fn locate(&self, offset: usize) -> crate::findings::Location {
-        scan::locate(
-            &self.decoded.text,
-            offset,
-            self.decoded.file_offset(offset),
-        )
+        scan::locate(&self.decoded.text, offset, self.decoded.file_offset(offset))
     }
 
     /// Findings about the file as a whole: encoding and text outside game trees.
@@ -92,7 +88,10 @@ impl Collection<'_> {
         if span.more_problems > 0 {
             findings.push(Finding::new(
                 Code::JunkText,
-                format!("{} more syntax problem(s) in this game were not listed", span.more_problems),
+                format!(
+                    "{} more syntax problem(s) in this game were not listed",
+                    span.more_problems
+                ),
             ));
         }
         if span.unclosed > 0 {

@@ -341,7 +341,10 @@ pub fn line_column(text: &str, offset: usize) -> (u32, u32) {
     }
     let before = &text.as_bytes()[..off];
     let line = before.iter().filter(|&&c| c == b'\n').count() as u32 + 1;
-    let line_start = before.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+    let line_start = before
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |p| p + 1);
     let column = text[line_start..off].chars().count() as u32 + 1;
     (line, column)
 }

@@ -1,0 +1,236 @@
+//! Whole invocations of the binary: outputs, exit codes, determinism.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+
+use common::root;
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_sgfaudit"));
+    c.current_dir(root());
+    c
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = bin().args(args).output().expect("run sgfaudit");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn jsonl_and_csv_are_byte_identical_for_any_thread_count() {
+    let tmp = std::env::temp_dir().join(format!("sgfaudit-det-{}", std::process::id()));
+    let d1 = tmp.join("j1");
+    let d2 = tmp.join("j2");
+    let (c1, o1, _) = run(&[
+        "check",
+        "corpus",
+        "--format",
+        "jsonl",
+        "-j",
+        "1",
+        "--out",
+        d1.to_str().unwrap(),
+    ]);
+    let (c2, o2, _) = run(&[
+        "check",
+        "corpus",
+        "--format",
+        "jsonl",
+        "-j",
+        "2",
+        "--out",
+        d2.to_str().unwrap(),
+    ]);
+    assert_eq!(c1, 1);
+    assert_eq!(c1, c2);
+    assert!(o1.lines().count() > 300);
+    assert_eq!(o1, o2, "jsonl differs between -j1 and -j2");
+    for f in ["games.csv", "findings.csv"] {
+        let a = std::fs::read(d1.join(f)).unwrap();
+        let b = std::fs::read(d2.join(f)).unwrap();
+        assert!(!a.is_empty());
+        assert_eq!(a, b, "{f} differs between -j1 and -j2");
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+#[test]
+fn jsonl_carries_the_documented_fields() {
+    let (code, out, _) = run(&[
+        "check",
+        "corpus/rules/ko-immediate.sgf",
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["file"], "corpus/rules/ko-immediate.sgf");
+    assert_eq!(v["game"], 0);
+    assert_eq!(v["status"], "ok");
+    assert_eq!(v["board_size"], 9);
+    assert_eq!(v["komi"], 6.5);
+    assert_eq!(v["moves"], 10);
+    let f = &v["findings"][0];
+    assert_eq!(f["code"], "R404");
+    assert_eq!(f["severity"], "error");
+    assert_eq!(f["move"], 10);
+    assert_eq!(f["point"], "de");
+    assert_eq!(f["human"], "D5");
+    assert_eq!(f["color"], "W");
+    assert_eq!(
+        f["rulesets"],
+        serde_json::json!(["aga", "japanese", "swedish"])
+    );
+    for rs in ["aga", "japanese", "swedish"] {
+        assert_eq!(v["rulesets"][rs]["illegal"][0]["kind"], "ko");
+        assert_eq!(v["rulesets"][rs]["illegal"][0]["move"], 10);
+    }
+    assert!(v["rulesets"]["japanese"]["no_result"].is_null());
+}
+
+#[test]
+fn exit_codes() {
+    // Clean game: 0. Findings: 1. Nothing readable or usage errors: 2.
+    assert_eq!(run(&["check", "corpus/rules/ko-after-threat.sgf"]).0, 0);
+    assert_eq!(run(&["check", "corpus/rules/occupied.sgf"]).0, 1);
+    assert_eq!(
+        run(&["check", "corpus/rules/occupied.sgf", "--fail-on", "never"]).0,
+        0
+    );
+    assert_eq!(run(&["check", "corpus/rules/omitted-pass.sgf"]).0, 0);
+    assert_eq!(
+        run(&[
+            "check",
+            "corpus/rules/omitted-pass.sgf",
+            "--fail-on",
+            "warning"
+        ])
+        .0,
+        1
+    );
+    assert_eq!(run(&["check", "no/such/path.sgf"]).0, 2);
+    assert_eq!(run(&["check"]).0, 2);
+    assert_eq!(run(&["check", "--format", "nonsense", "corpus"]).0, 2);
+}
+
+#[test]
+fn stdin_and_file_list() {
+    let mut child = bin()
+        .args(["check", "-", "--format", "jsonl"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"(;SZ[9];B[ee];W[ee])")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["file"], "-");
+    assert_eq!(v["rulesets"]["aga"]["illegal"][0]["kind"], "occupied");
+
+    let list = std::env::temp_dir().join(format!("sgfaudit-list-{}", std::process::id()));
+    std::fs::write(
+        &list,
+        "corpus/rules/occupied.sgf\n\ncorpus/rules/off-board.sgf\r\n",
+    )
+    .unwrap();
+    let (code, out, _) = run(&[
+        "check",
+        "--file-list",
+        list.to_str().unwrap(),
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(code, 1);
+    let files: Vec<String> = out
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["file"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        files,
+        ["corpus/rules/occupied.sgf", "corpus/rules/off-board.sgf"]
+    );
+    let _ = std::fs::remove_file(list);
+}
+
+#[test]
+fn a_closed_stdout_is_not_an_error() {
+    let mut child = bin()
+        .args(["check", "corpus", "--format", "jsonl", "-j", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn an_injected_panic_becomes_an_internal_error_finding() {
+    let (code, out, _) = run(&[
+        "check",
+        "corpus/rules",
+        "--format",
+        "jsonl",
+        "--inject-fault",
+        "triple-ko",
+    ]);
+    assert_eq!(code, 1, "not 101: the run goes on");
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 15, "every file still reported");
+    let hit = rows
+        .iter()
+        .find(|r| r["file"].as_str().unwrap().contains("triple-ko"))
+        .unwrap();
+    assert_eq!(hit["status"], "error");
+    assert_eq!(hit["findings"][0]["code"], "X900");
+    // The files after it were audited normally.
+    let after = rows
+        .iter()
+        .find(|r| r["file"].as_str().unwrap().contains("tt-pass-19"))
+        .unwrap();
+    assert_eq!(after["status"], "ok");
+}
+
+#[test]
+fn summary_names_counts_and_worst_files() {
+    let (code, out, _) = run(&["check", "corpus/rules"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("files: 15 in, 15 reported (0 unreadable)"),
+        "{out}"
+    );
+    assert!(out.contains("R405 superko"), "{out}");
+    assert!(out.contains("files with most problems"), "{out}");
+}
+
+#[test]
+fn codes_lists_every_code() {
+    let (code, out, _) = run(&["codes"]);
+    assert_eq!(code, 0);
+    assert!(out.lines().count() >= 30);
+    assert!(out.contains("R404  ko"));
+}

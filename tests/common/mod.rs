@@ -1,0 +1,77 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use sgfaudit::audit::{audit_bytes, AuditOptions, FileReport};
+use sgfaudit::replay::Replayer;
+use sgfaudit::rules::Ruleset;
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The development corpus beside the project, if this machine has it.
+/// Tests over it skip (with a note) on a user's clone, which has no `../shared`.
+pub fn shared_corpus() -> Option<PathBuf> {
+    let p = std::env::var_os("SGFAUDIT_SHARED_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared/corpus/real"));
+    if p.is_dir() {
+        Some(p)
+    } else {
+        eprintln!("skipping: {} is absent", p.display());
+        None
+    }
+}
+
+pub fn audit_file(path: &Path, opts: &AuditOptions) -> FileReport {
+    let bytes = std::fs::read(path).expect("read test file");
+    audit_bytes(&path.to_string_lossy(), &bytes, opts, &mut Replayer::new())
+}
+
+pub fn audit_text(text: &str) -> FileReport {
+    audit_bytes(
+        "<test>",
+        text.as_bytes(),
+        &AuditOptions::default(),
+        &mut Replayer::new(),
+    )
+}
+
+/// (move, kind) of the illegal moves of game 0 under a ruleset.
+pub fn illegal(r: &FileReport, rs: Ruleset) -> Vec<(u32, &'static str)> {
+    r.games[0].verdicts[rs.index()]
+        .illegal
+        .iter()
+        .map(|i| (i.move_number, i.kind.key()))
+        .collect()
+}
+
+pub fn codes(r: &FileReport) -> Vec<&'static str> {
+    r.games
+        .iter()
+        .flat_map(|g| g.findings.iter().map(|f| f.code.id()))
+        .collect()
+}
+
+/// Every `.sgf` file under a directory (any letter case), recursively.
+pub fn sgf_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("list dir") {
+            let p = e.expect("dir entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p
+                .extension()
+                .is_some_and(|x| x.to_string_lossy().eq_ignore_ascii_case("sgf"))
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -1,0 +1,249 @@
+//! The hand-made cases of `corpus/rules/`: the expected verdict of every ruleset,
+//! derived from the rules (docs/RULES.md), asserted on the real replay.
+
+mod common;
+
+use common::{audit_file, codes, illegal, root};
+use sgfaudit::audit::AuditOptions;
+use sgfaudit::rules::{AgaSuperko, RuleOptions, Ruleset, SwedishSuicide};
+
+type Expect = &'static [(u32, &'static str)];
+
+struct Case {
+    file: &'static str,
+    aga: Expect,
+    japanese: Expect,
+    swedish: Expect,
+    no_result: Option<u32>,
+    codes: &'static [&'static str],
+}
+
+const CASES: &[Case] = &[
+    Case {
+        file: "occupied",
+        aga: &[(3, "occupied")],
+        japanese: &[(3, "occupied")],
+        swedish: &[(3, "occupied")],
+        no_result: None,
+        codes: &["R401"],
+    },
+    // A single-stone suicide recreates the previous position: Swedish forbids it by its ko rule.
+    Case {
+        file: "suicide-single",
+        aga: &[(4, "suicide")],
+        japanese: &[(4, "suicide")],
+        swedish: &[(4, "superko")],
+        no_result: None,
+        codes: &["R403", "R405"],
+    },
+    // Multi-stone suicide: allowed by the literal Swedish reading.
+    Case {
+        file: "suicide-multi",
+        aga: &[(6, "suicide")],
+        japanese: &[(6, "suicide")],
+        swedish: &[],
+        no_result: None,
+        codes: &["R403"],
+    },
+    Case {
+        file: "ko-immediate",
+        aga: &[(10, "ko")],
+        japanese: &[(10, "ko")],
+        swedish: &[(10, "ko")],
+        no_result: None,
+        codes: &["R404"],
+    },
+    Case {
+        file: "ko-after-threat",
+        aga: &[],
+        japanese: &[],
+        swedish: &[],
+        no_result: None,
+        codes: &[],
+    },
+    // The basic-ko ban lasts one move, so a pass lifts it; superko remembers the position.
+    Case {
+        file: "ko-pass",
+        aga: &[(12, "superko")],
+        japanese: &[],
+        swedish: &[(12, "superko")],
+        no_result: Some(12),
+        codes: &["R405", "R407", "A503"],
+    },
+    // Position A was made by a White pass: natural situational superko ignores it.
+    Case {
+        file: "ko-natural-vs-situational",
+        aga: &[],
+        japanese: &[(12, "ko")],
+        swedish: &[(12, "ko")],
+        no_result: None,
+        codes: &["R404"],
+    },
+    Case {
+        file: "send-two-return-one",
+        aga: &[],
+        japanese: &[],
+        swedish: &[(9, "superko")],
+        no_result: Some(9),
+        codes: &["R405", "R407"],
+    },
+    Case {
+        file: "triple-ko",
+        aga: &[(6, "superko")],
+        japanese: &[],
+        swedish: &[(6, "superko")],
+        no_result: Some(6),
+        codes: &["R405", "R407"],
+    },
+    Case {
+        file: "wrong-turn",
+        aga: &[(3, "wrong-turn")],
+        japanese: &[(3, "wrong-turn")],
+        swedish: &[(3, "wrong-turn")],
+        no_result: None,
+        codes: &["R406"],
+    },
+    Case {
+        file: "omitted-pass",
+        aga: &[],
+        japanese: &[],
+        swedish: &[],
+        no_result: None,
+        codes: &["A502"],
+    },
+    Case {
+        file: "handicap-as-moves",
+        aga: &[],
+        japanese: &[],
+        swedish: &[],
+        no_result: None,
+        codes: &["A501"],
+    },
+    Case {
+        file: "tt-pass-19",
+        aga: &[],
+        japanese: &[],
+        swedish: &[],
+        no_result: None,
+        codes: &[],
+    },
+    Case {
+        file: "tt-point-21",
+        aga: &[(2, "occupied")],
+        japanese: &[(2, "occupied")],
+        swedish: &[(2, "occupied")],
+        no_result: None,
+        codes: &["R401"],
+    },
+    Case {
+        file: "off-board",
+        aga: &[(2, "off-board")],
+        japanese: &[(2, "off-board")],
+        swedish: &[(2, "off-board")],
+        no_result: None,
+        codes: &["R402"],
+    },
+];
+
+fn path(name: &str) -> std::path::PathBuf {
+    root().join("corpus/rules").join(format!("{name}.sgf"))
+}
+
+#[test]
+fn every_case_gets_its_verdict_under_every_ruleset() {
+    for c in CASES {
+        let r = audit_file(&path(c.file), &AuditOptions::default());
+        assert_eq!(illegal(&r, Ruleset::Aga), c.aga, "{}: aga", c.file);
+        assert_eq!(
+            illegal(&r, Ruleset::Japanese),
+            c.japanese,
+            "{}: japanese",
+            c.file
+        );
+        assert_eq!(
+            illegal(&r, Ruleset::Swedish),
+            c.swedish,
+            "{}: swedish",
+            c.file
+        );
+        assert_eq!(
+            r.games[0].verdicts[Ruleset::Japanese.index()].no_result,
+            c.no_result,
+            "{}: japanese rule 12",
+            c.file
+        );
+        let mut got = codes(&r);
+        got.sort();
+        got.dedup();
+        let mut want = c.codes.to_vec();
+        want.sort();
+        assert_eq!(got, want, "{}: finding codes", c.file);
+    }
+}
+
+#[test]
+fn every_case_file_is_in_the_table() {
+    let mut files: Vec<String> = std::fs::read_dir(root().join("corpus/rules"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".sgf"))
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = CASES.iter().map(|c| format!("{}.sgf", c.file)).collect();
+    listed.sort();
+    assert_eq!(files, listed);
+}
+
+#[test]
+fn plain_situational_superko_counts_positions_after_passes() {
+    let opts = AuditOptions {
+        rules: RuleOptions {
+            aga_superko: AgaSuperko::Situational,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let r = audit_file(&path("ko-natural-vs-situational"), &opts);
+    assert_eq!(illegal(&r, Ruleset::Aga), vec![(12, "ko")]);
+    // The send-two-return-one repetition is on the other player's turn: still legal.
+    let r = audit_file(&path("send-two-return-one"), &opts);
+    assert_eq!(illegal(&r, Ruleset::Aga), vec![]);
+}
+
+#[test]
+fn swedish_suicide_can_be_forbidden() {
+    let opts = AuditOptions {
+        rules: RuleOptions {
+            swedish_suicide: SwedishSuicide::Forbidden,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let r = audit_file(&path("suicide-multi"), &opts);
+    assert_eq!(illegal(&r, Ruleset::Swedish), vec![(6, "suicide")]);
+    let r = audit_file(&path("suicide-single"), &opts);
+    assert_eq!(illegal(&r, Ruleset::Swedish), vec![(4, "suicide")]);
+}
+
+#[test]
+fn a_hand_written_double_move_can_be_read_as_an_omitted_pass() {
+    let opts = AuditOptions {
+        rules: RuleOptions {
+            same_colour: sgfaudit::rules::SameColour::OmittedPass,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let r = audit_file(&path("wrong-turn"), &opts);
+    assert_eq!(illegal(&r, Ruleset::Aga), vec![]);
+    assert_eq!(codes(&r), vec!["A502"]);
+}
+
+#[test]
+fn passes_are_counted_for_scoring() {
+    let r = audit_file(&path("tt-pass-19"), &AuditOptions::default());
+    let end = &r.games[0].end;
+    assert_eq!(end.trailing_passes, 1);
+    assert_eq!(end.passes, [0, 2]);
+    assert_eq!(r.games[0].moves, 4);
+}
