@@ -71,7 +71,7 @@ codes! {
     TwoMovesInNode = "P304", "two-moves-in-node", Warning, "One node holds both a B and a W move; both were played, B first.";
     HandicapMismatch = "P305", "handicap-mismatch", Warning, "HA differs from the number of handicap stones given.";
     BadPropertyValue = "P306", "bad-property-value", Warning, "A game-info value (KM, HA, PL, ...) is malformed and was ignored.";
-    DuplicateProperty = "P307", "duplicate-property", Warning, "A property appears twice in one node; the first was used.";
+    DuplicateProperty = "P307", "duplicate-property", Warning, "A property appears twice in one node (moves are all played, in order; for game info the last value counts).";
     UnusualFileFormat = "P308", "unusual-file-format", Info, "FF names a version other than 1-4.";
     // R: rule violations (per ruleset)
     Occupied = "R401", "occupied", Error, "A stone was played on an occupied point.";
