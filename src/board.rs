@@ -578,7 +578,7 @@ mod tests {
         }
         assert_eq!(b.stone_count(Color::White), 0);
         assert_eq!(b.stone_count(Color::Black), 4);
-        assert_eq!(b.liberties(pt("ab")), 5);
+        assert_eq!(b.liberties(pt("ab")), 7); // aa ba ca (freed), ac bc cc db
         assert_eq!(b.hash(), b.hash_from_scratch());
     }
 
