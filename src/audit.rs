@@ -9,12 +9,14 @@ use crate::findings::{Code, Finding, Severity};
 use crate::game::GameInfo;
 use crate::replay::{EndState, Replayer, Verdict};
 use crate::rules::RuleOptions;
+use crate::scoring::{score_game, Scoring, ScoringOptions};
 use crate::sgf;
 
 /// What the audit is asked to do.
 #[derive(Clone, Debug, Default)]
 pub struct AuditOptions {
     pub rules: RuleOptions,
+    pub scoring: ScoringOptions,
     /// Test hook: panic while handling any game of a file whose name contains this
     /// text, to prove panic isolation. Hidden from the CLI's help.
     pub inject_fault: Option<String>,
@@ -41,6 +43,7 @@ pub struct GameReport {
     /// Indexed by `Ruleset::index`.
     pub verdicts: [Verdict; 3],
     pub end: EndState,
+    pub scoring: Scoring,
 }
 
 impl GameReport {
@@ -56,6 +59,7 @@ impl GameReport {
             findings,
             verdicts: Default::default(),
             end: EndState::default(),
+            scoring: Scoring::NotScored("not audited".into()),
         }
     }
 
@@ -175,6 +179,14 @@ fn audit_game(
     let outcome = replayer.replay(&record, &opts.rules);
     let mut findings = parsed.findings;
     findings.extend(outcome.findings);
+    let scoring = score_game(
+        replayer.board(),
+        &record,
+        &parsed.info,
+        &outcome.end,
+        &opts.scoring,
+        &mut findings,
+    );
     GameReport {
         index,
         status: Status::Ok,
@@ -186,5 +198,6 @@ fn audit_game(
         findings,
         verdicts: outcome.verdicts,
         end: outcome.end,
+        scoring,
     }
 }

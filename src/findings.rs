@@ -87,6 +87,11 @@ codes! {
     PlayAfterEnd = "A503", "play-after-end", Warning, "Stones were played after two consecutive passes (play resumed).";
     SetupInGame = "A504", "setup-in-game", Warning, "Setup stones (AB/AW/AE) change the board after moves were played.";
     FirstPlayer = "A505", "first-player", Warning, "The first move was not by the expected player (Black on an empty board, White after handicap stones, or PL).";
+    // C: counting and results
+    ResultMismatch = "C601", "result-mismatch", Warning, "The count under the declared rules (RU) differs from the recorded result (RE).";
+    ResultImpossible = "C602", "result-impossible", Warning, "The recorded margin cannot arise with the komi (half-point parity).";
+    AgaCountsDiffer = "C603", "aga-counts-differ", Warning, "AGA territory and area counting give different margins (the rules promise equality); the reason is given.";
+    WinnerDiffers = "C604", "winner-differs", Info, "The rulesets' counts disagree on the winner.";
     // X: internal
     InternalError = "X900", "internal-error", Error, "A bug in sgfaudit while handling this game; the run went on.";
 }

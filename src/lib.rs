@@ -36,5 +36,8 @@ pub mod input;
 pub mod pipeline;
 pub mod replay;
 pub mod report;
+pub mod result;
 pub mod rules;
+pub mod score;
+pub mod scoring;
 pub mod sgf;

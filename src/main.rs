@@ -16,6 +16,7 @@ use sgfaudit::report::jsonl::JsonlReporter;
 use sgfaudit::report::text::TextReporter;
 use sgfaudit::report::{Reporter, Summary};
 use sgfaudit::rules::{AgaSuperko, RuleOptions, SameColour, SwedishSuicide};
+use sgfaudit::scoring::{DeadStonesMode, KomiMode, ScoringOptions};
 
 #[derive(Parser)]
 #[command(
@@ -72,6 +73,27 @@ enum SameColourArg {
     WrongTurn,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum DeadStonesArg {
+    /// TB/TW markup when present, else none.
+    Auto,
+    Markup,
+    None,
+}
+
+fn parse_komi(s: &str) -> Result<KomiMode, String> {
+    match s {
+        "record" => Ok(KomiMode::Record),
+        "rules" => Ok(KomiMode::Rules),
+        v => v
+            .parse::<f64>()
+            .ok()
+            .filter(|k| k.is_finite())
+            .map(KomiMode::Value)
+            .ok_or_else(|| format!("`{v}` is not record, rules or a number")),
+    }
+}
+
 #[derive(clap::Args)]
 struct CheckArgs {
     /// SGF files and directories (searched recursively for *.sgf in any letter
@@ -107,6 +129,13 @@ struct CheckArgs {
     /// wrong-turn.
     #[arg(long, value_enum, default_value = "auto")]
     same_colour: SameColourArg,
+    /// Dead stones for scoring finished games: TB/TW markup (auto uses it when
+    /// present), or none. (An estimator is not built yet.)
+    #[arg(long, value_enum, default_value = "auto")]
+    dead_stones: DeadStonesArg,
+    /// Komi for scoring: `record` (KM, else the ruleset's own), `rules`, or a number.
+    #[arg(long, value_parser = parse_komi, default_value = "record")]
+    komi: KomiMode,
     /// Test hook: panic inside the audit of files whose path contains TEXT.
     #[arg(long, hide = true, value_name = "TEXT")]
     inject_fault: Option<String>,
@@ -171,6 +200,14 @@ fn check(args: CheckArgs) -> ExitCode {
                 SameColourArg::OmittedPass => SameColour::OmittedPass,
                 SameColourArg::WrongTurn => SameColour::WrongTurn,
             },
+        },
+        scoring: ScoringOptions {
+            dead_stones: match args.dead_stones {
+                DeadStonesArg::Auto => DeadStonesMode::Auto,
+                DeadStonesArg::Markup => DeadStonesMode::Markup,
+                DeadStonesArg::None => DeadStonesMode::None,
+            },
+            komi: args.komi,
         },
         inject_fault: args.inject_fault.clone(),
     };

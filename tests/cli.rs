@@ -234,3 +234,15 @@ fn codes_lists_every_code() {
     assert!(out.lines().count() >= 30);
     assert!(out.contains("R404  ko"));
 }
+
+#[test]
+fn output_doc_lists_every_finding_code() {
+    let doc = std::fs::read_to_string(root().join("docs/OUTPUT.md")).unwrap();
+    for c in sgfaudit::findings::Code::ALL {
+        assert!(
+            doc.contains(&format!("| {} | {} |", c.id(), c.name())),
+            "{} missing",
+            c.id()
+        );
+    }
+}

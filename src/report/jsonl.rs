@@ -9,6 +9,8 @@ use crate::audit::{FileReport, GameReport, Status};
 use crate::findings::Finding;
 use crate::replay::Verdict;
 use crate::rules::Ruleset;
+use crate::score::{Score, Side};
+use crate::scoring::Scoring;
 
 #[derive(Serialize)]
 struct GameJson<'a> {
@@ -25,6 +27,68 @@ struct GameJson<'a> {
     moves: u32,
     findings: Vec<FindingJson<'a>>,
     rulesets: RulesetsJson,
+    /// Why the game has no score (null when scored).
+    not_scored: Option<&'a str>,
+    dead_stones: Option<DeadJson>,
+    result_check: Option<CheckJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct DeadJson {
+    source: &'static str,
+    black: Vec<String>,
+    white: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    recorded: &'a str,
+    computed: &'a str,
+    ruleset: &'static str,
+    #[serde(rename = "match")]
+    matches: bool,
+}
+
+#[derive(Serialize)]
+struct SideJson {
+    territory: u32,
+    prisoners: u32,
+    stones: u32,
+    pass_stones: u32,
+    points: f64,
+}
+
+#[derive(Serialize)]
+struct ScoreJson {
+    method: &'static str,
+    black: SideJson,
+    white: SideJson,
+    komi: f64,
+    compensation: f64,
+    margin: f64,
+    result: String,
+}
+
+fn side(s: &Side) -> SideJson {
+    SideJson {
+        territory: s.territory,
+        prisoners: s.prisoners,
+        stones: s.stones,
+        pass_stones: s.pass_stones,
+        points: s.points,
+    }
+}
+
+fn score_json(s: &Score) -> ScoreJson {
+    ScoreJson {
+        method: s.method.key(),
+        black: side(&s.black),
+        white: side(&s.white),
+        komi: s.komi,
+        compensation: s.compensation,
+        margin: s.margin,
+        result: s.result(),
+    }
 }
 
 #[derive(Serialize)]
@@ -68,12 +132,21 @@ struct RulesetsJson {
     aga: VerdictJson,
     japanese: VerdictJson,
     swedish: VerdictJson,
+    chinese: ChineseJson,
+}
+
+#[derive(Serialize)]
+struct ChineseJson {
+    score: Option<ScoreJson>,
 }
 
 #[derive(Serialize)]
 struct VerdictJson {
     illegal: Vec<IllegalJson>,
     no_result: Option<NoResultJson>,
+    score: Option<ScoreJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    area_score: Option<ScoreJson>,
 }
 
 #[derive(Serialize)]
@@ -104,6 +177,8 @@ fn verdict(v: &Verdict) -> VerdictJson {
             })
             .collect(),
         no_result: v.no_result.map(|m| NoResultJson { move_number: m }),
+        score: None,
+        area_score: None,
     }
 }
 
@@ -112,6 +187,39 @@ fn game_json<'a>(file: &'a FileReport, g: &'a GameReport) -> GameJson<'a> {
         Status::Ok => ("ok", None),
         Status::Error(e) => ("error", Some(e.as_str())),
     };
+    let mut rulesets = RulesetsJson {
+        aga: verdict(&g.verdicts[Ruleset::Aga.index()]),
+        japanese: verdict(&g.verdicts[Ruleset::Japanese.index()]),
+        swedish: verdict(&g.verdicts[Ruleset::Swedish.index()]),
+        chinese: ChineseJson { score: None },
+    };
+    let (mut not_scored, mut dead_stones, mut result_check) = (None, None, None);
+    match &g.scoring {
+        Scoring::NotScored(why) => not_scored = Some(why.as_str()),
+        Scoring::Scored {
+            dead,
+            scores,
+            result_check: rc,
+        } => {
+            // Order of `score::COUNTINGS`: AGA territory, AGA area, Japanese, Swedish, Chinese.
+            rulesets.aga.score = Some(score_json(&scores[0]));
+            rulesets.aga.area_score = Some(score_json(&scores[1]));
+            rulesets.japanese.score = Some(score_json(&scores[2]));
+            rulesets.swedish.score = Some(score_json(&scores[3]));
+            rulesets.chinese.score = Some(score_json(&scores[4]));
+            dead_stones = Some(DeadJson {
+                source: dead.source,
+                black: dead.black.iter().map(|p| p.sgf()).collect(),
+                white: dead.white.iter().map(|p| p.sgf()).collect(),
+            });
+            result_check = rc.as_ref().map(|c| CheckJson {
+                recorded: &c.recorded,
+                computed: &c.computed,
+                ruleset: c.ruleset,
+                matches: c.matches,
+            });
+        }
+    }
     GameJson {
         file: &file.path,
         game: g.index,
@@ -129,11 +237,10 @@ fn game_json<'a>(file: &'a FileReport, g: &'a GameReport) -> GameJson<'a> {
             .iter()
             .map(|f| FindingJson::new(f, g.board_size))
             .collect(),
-        rulesets: RulesetsJson {
-            aga: verdict(&g.verdicts[Ruleset::Aga.index()]),
-            japanese: verdict(&g.verdicts[Ruleset::Japanese.index()]),
-            swedish: verdict(&g.verdicts[Ruleset::Swedish.index()]),
-        },
+        rulesets,
+        not_scored,
+        dead_stones,
+        result_check,
     }
 }
 

@@ -1,0 +1,326 @@
+//! Reading the recorded result (`RE`) and rules (`RU`) of real archives.
+//! Plain strings in, typed values out; no SGF syntax here.
+
+use crate::board::Color;
+
+/// How a recorded win was obtained.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WinBy {
+    /// By this many points.
+    Points(f64),
+    /// Points, margin not given (`B+`).
+    UnknownMargin,
+    Resignation,
+    Time,
+    Forfeit,
+    /// Another reason (`B+Illegal`, `W+AW`, ...).
+    Other,
+}
+
+/// A recorded result.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Recorded {
+    Win {
+        winner: Color,
+        by: WinBy,
+    },
+    /// Jigo.
+    Draw,
+    /// No result / void / suspended.
+    Void,
+    /// `?` or text nobody can read.
+    Unknown,
+}
+
+impl Recorded {
+    /// The margin from Black's side, when the result is a count.
+    pub fn black_margin(self) -> Option<f64> {
+        match self {
+            Recorded::Win {
+                winner,
+                by: WinBy::Points(m),
+            } => Some(if winner == Color::Black { m } else { -m }),
+            Recorded::Draw => Some(0.0),
+            _ => None,
+        }
+    }
+
+    /// A result that comes from counting (numeric or draw).
+    pub fn is_count(self) -> bool {
+        self.black_margin().is_some()
+    }
+}
+
+fn number(s: &str) -> Option<f64> {
+    let s = s.trim();
+    // Chinese counting: a margin in stones (子) is twice as many points.
+    if let Some(stones) = s.strip_suffix('子') {
+        return points(stones).map(|v| v * 2.0);
+    }
+    points(s)
+}
+
+fn points(s: &str) -> Option<f64> {
+    let s = s.trim();
+    // Asian forms: "3目半" (3.5 points), "1又1/4子", "3.5目".
+    let s = s.trim_end_matches(['목', '집', '점']);
+    let s = s.strip_suffix('目').unwrap_or(s);
+    if let Some(rest) = s
+        .strip_suffix('半')
+        .map(|r| r.strip_suffix('目').unwrap_or(r))
+    {
+        return rest.trim().parse::<f64>().ok().map(|v| v + 0.5);
+    }
+    if let Some((whole, frac)) = s.split_once('又') {
+        let w: f64 = whole.trim().parse().ok()?;
+        let (n, d) = frac.split_once('/')?;
+        let (n, d): (f64, f64) = (n.trim().parse().ok()?, d.trim().parse().ok()?);
+        return (d != 0.0).then(|| w + n / d);
+    }
+    if let Some((n, d)) = s.split_once('/') {
+        let (n, d): (f64, f64) = (n.trim().parse().ok()?, d.trim().parse().ok()?);
+        return (d != 0.0).then(|| n / d);
+    }
+    s.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0)
+}
+
+fn win_by(rest: &str) -> WinBy {
+    let r = rest.trim();
+    let lower = r.to_ascii_lowercase();
+    match lower.as_str() {
+        "" => WinBy::UnknownMargin,
+        "r" | "resign" | "res" | "resignation" => WinBy::Resignation,
+        "t" | "time" => WinBy::Time,
+        "f" | "forfeit" => WinBy::Forfeit,
+        _ => {
+            if r.contains("中盘") || r.contains("中押") || r.contains("불계") {
+                WinBy::Resignation
+            } else if r.contains("超时") || r.contains("時間") || r.contains("시간") {
+                WinBy::Time
+            } else {
+                number(r).map_or(WinBy::Other, WinBy::Points)
+            }
+        }
+    }
+}
+
+/// Parses `RE` in the forms real archives use: `B+R`, `W+Resign`, `B+T`, `W+F`,
+/// `B+3.5`, `W+2.50`, `B+`, `0`, `Draw`, `Jigo`, `Void`, `?`, and Chinese,
+/// Japanese and Korean forms (`黑中盘胜`, `白胜3/4子`, `黒3目半勝`, `백 1.5집승`).
+pub fn parse_result(re: &str) -> Recorded {
+    let t = re.trim();
+    let lower = t.to_ascii_lowercase();
+    match lower.as_str() {
+        "0" | "draw" | "jigo" | "d" | "=" | "0.0" => return Recorded::Draw,
+        "void" | "no result" | "nr" => return Recorded::Void,
+        "" | "?" => return Recorded::Unknown,
+        _ => {}
+    }
+    if t.contains("和") || t.contains("持碁") || t.contains("무승부") || lower.ends_with("+j")
+    {
+        return Recorded::Draw;
+    }
+    if t.contains("无胜负") || t.contains("無勝負") {
+        return Recorded::Void;
+    }
+    let mut chars = t.chars();
+    let first = chars.next();
+    let winner = match first {
+        Some('B' | 'b' | '黑' | '黒' | '흑') => Some(Color::Black),
+        Some('W' | 'w' | '白' | '백') => Some(Color::White),
+        _ => None,
+    };
+    let Some(winner) = winner else {
+        return Recorded::Unknown;
+    };
+    let rest = chars.as_str();
+    if let Some(after) = rest.strip_prefix('+') {
+        return Recorded::Win {
+            winner,
+            by: win_by(after),
+        };
+    }
+    // Asian forms: colour, then text around 胜/勝/승.
+    let rest = rest.trim();
+    let cleaned: String = rest
+        .replace(['胜', '勝', '승', 'ち'], "")
+        .trim()
+        .to_string();
+    if cleaned.is_empty() && rest != cleaned {
+        return Recorded::Win {
+            winner,
+            by: WinBy::UnknownMargin,
+        };
+    }
+    if rest.chars().count() == rest.len() && !rest.is_empty() {
+        // ASCII after the colour letter but no '+': not a result ("Black resigns").
+        return Recorded::Unknown;
+    }
+    if rest == cleaned {
+        return Recorded::Unknown;
+    }
+    Recorded::Win {
+        winner,
+        by: win_by(&cleaned),
+    }
+}
+
+/// The counting a record's `RU` asks to be checked against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeclaredRules {
+    Aga,
+    Japanese,
+    /// Area counting with N handicap compensation (Chinese, and the area rules mapped to it).
+    Chinese,
+    Swedish,
+}
+
+impl DeclaredRules {
+    pub fn key(self) -> &'static str {
+        match self {
+            DeclaredRules::Aga => "aga",
+            DeclaredRules::Japanese => "japanese",
+            DeclaredRules::Chinese => "chinese",
+            DeclaredRules::Swedish => "swedish",
+        }
+    }
+}
+
+/// Maps `RU` spellings to the counting to check: Japanese and Korean to Japanese;
+/// AGA to AGA; Chinese, New Zealand, Ing/GOE, Tromp-Taylor and KataGo `scoreAREA`
+/// strings to the Chinese area reference; KataGo `scoreTERRITORY` to Japanese.
+pub fn parse_rules(ru: &str) -> Option<DeclaredRules> {
+    let l = ru.trim().to_ascii_lowercase();
+    if l.is_empty() {
+        return None;
+    }
+    if l.contains("scorearea") {
+        return Some(DeclaredRules::Chinese);
+    }
+    if l.contains("scoreterritory") {
+        return Some(DeclaredRules::Japanese);
+    }
+    // A list of several rulesets ("Japanese/Chinese/AGA/...") says nothing.
+    if l.matches('/').count() >= 2 {
+        return None;
+    }
+    if l.starts_with("jap") || l.starts_with("kor") || l == "jp" || l == "ja" || l == "nihon kiin" {
+        Some(DeclaredRules::Japanese)
+    } else if l.starts_with("aga") || l.contains("american") {
+        Some(DeclaredRules::Aga)
+    } else if l.starts_with("chin")
+        || l.contains("chinese")
+        || l == "cn"
+        || l.starts_with("new zealand")
+        || l == "nz"
+        || l.contains("ing")
+        || l.contains("goe")
+        || l.contains("tromp")
+        || l.starts_with("tt")
+    {
+        Some(DeclaredRules::Chinese)
+    } else if l.starts_with("swed") {
+        Some(DeclaredRules::Swedish)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn western_forms() {
+        assert_eq!(parse_result("B+R").black_margin(), None);
+        assert!(matches!(
+            parse_result("W+Resign"),
+            Recorded::Win {
+                winner: Color::White,
+                by: WinBy::Resignation
+            }
+        ));
+        assert!(matches!(
+            parse_result("B+T"),
+            Recorded::Win {
+                by: WinBy::Time,
+                ..
+            }
+        ));
+        assert!(matches!(
+            parse_result("W+F"),
+            Recorded::Win {
+                by: WinBy::Forfeit,
+                ..
+            }
+        ));
+        assert_eq!(parse_result("B+3.5").black_margin(), Some(3.5));
+        assert_eq!(parse_result("W+2.50").black_margin(), Some(-2.5));
+        assert_eq!(parse_result("0"), Recorded::Draw);
+        assert_eq!(parse_result("Jigo"), Recorded::Draw);
+        assert_eq!(parse_result("W+J"), Recorded::Draw);
+        assert_eq!(parse_result("Void"), Recorded::Void);
+        assert_eq!(parse_result("?"), Recorded::Unknown);
+        assert_eq!(
+            parse_result("Black resigns. W 133.5 B 81.0"),
+            Recorded::Unknown
+        );
+        assert!(matches!(
+            parse_result("B+"),
+            Recorded::Win {
+                by: WinBy::UnknownMargin,
+                ..
+            }
+        ));
+        assert!(matches!(
+            parse_result("B+Illegal"),
+            Recorded::Win {
+                by: WinBy::Other,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn asian_forms() {
+        assert!(matches!(
+            parse_result("黑中盘胜"),
+            Recorded::Win {
+                winner: Color::Black,
+                by: WinBy::Resignation
+            }
+        ));
+        // 子 counts stones: one stone is two points.
+        assert_eq!(parse_result("白胜3/4子").black_margin(), Some(-1.5));
+        assert_eq!(parse_result("黑胜1又1/4子").black_margin(), Some(2.5));
+        assert_eq!(parse_result("黑胜3.5目").black_margin(), Some(3.5));
+        assert_eq!(parse_result("黒3目半勝").black_margin(), Some(3.5));
+        assert_eq!(parse_result("백 1.5집승").black_margin(), Some(-1.5));
+        assert!(matches!(
+            parse_result("흑 불계승"),
+            Recorded::Win {
+                winner: Color::Black,
+                by: WinBy::Resignation
+            }
+        ));
+    }
+
+    #[test]
+    fn rules() {
+        assert_eq!(parse_rules("Japanese"), Some(DeclaredRules::Japanese));
+        assert_eq!(parse_rules("Korean"), Some(DeclaredRules::Japanese));
+        assert_eq!(parse_rules("AGA"), Some(DeclaredRules::Aga));
+        assert_eq!(parse_rules("Chinese"), Some(DeclaredRules::Chinese));
+        assert_eq!(parse_rules("New Zealand"), Some(DeclaredRules::Chinese));
+        assert_eq!(parse_rules("Ing Goe"), Some(DeclaredRules::Chinese));
+        assert_eq!(parse_rules("Tromp/Taylor"), Some(DeclaredRules::Chinese));
+        assert_eq!(
+            parse_rules("koPOSITIONALscoreAREAtaxNONEsui1"),
+            Some(DeclaredRules::Chinese)
+        );
+        assert_eq!(
+            parse_rules("Japanese/Chinese/AGA/New Zealand/Tromp/Taylor"),
+            None
+        );
+    }
+}
