@@ -43,6 +43,13 @@ fn records(files: &[(String, Vec<u8>)]) -> Vec<GameRecord> {
     out
 }
 
+fn replay_all(rp: &mut Replayer, records: &[GameRecord], opts: &AuditOptions) -> u32 {
+    records
+        .iter()
+        .map(|r| rp.replay(r, &opts.rules).moves)
+        .sum()
+}
+
 fn bench(c: &mut Criterion) {
     let dir = corpus_dir();
     let files = files(&dir);
@@ -75,12 +82,7 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("replay", |b| {
         let mut rp = Replayer::new();
-        b.iter(|| {
-            records
-                .iter()
-                .map(|r| rp.replay(r, &opts.rules).moves)
-                .sum::<u32>()
-        })
+        b.iter(|| replay_all(&mut rp, &records, &opts))
     });
     g.bench_function("audit 1 thread", |b| {
         let mut rp = Replayer::new();
@@ -108,12 +110,7 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(moves));
     g.bench_function("replay", |b| {
         let mut rp = Replayer::new();
-        b.iter(|| {
-            records
-                .iter()
-                .map(|r| rp.replay(r, &opts.rules).moves)
-                .sum::<u32>()
-        })
+        b.iter(|| replay_all(&mut rp, &records, &opts))
     });
     g.finish();
 }

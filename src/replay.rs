@@ -251,53 +251,10 @@ impl Replayer {
                 let idx = self.push_entry(n);
                 self.situational.insert(self.board.hash() ^ player, idx);
             }
-            MoveKind::OffBoard { x, y } => {
-                run.note_placement();
-                let size = run.size;
-                run.illegal(
-                    n,
-                    IllegalKind::OffBoard,
-                    None,
-                    color,
-                    RulesetSet::ALL,
-                    || {
-                        format!(
-                            "{} played off the board at ({x}, {y}) on {size}x{size}",
-                            color.letter()
-                        )
-                    },
-                );
-                self.push_entry(n);
+            MoveKind::OffBoard { .. } | MoveKind::Unreadable => {
+                self.unplayable(run, n, color, kind)
             }
-            MoveKind::Unreadable => {
-                run.note_placement();
-                run.illegal(
-                    n,
-                    IllegalKind::OffBoard,
-                    None,
-                    color,
-                    RulesetSet::ALL,
-                    || {
-                        format!(
-                            "{} played at an unreadable point (see P303)",
-                            color.letter()
-                        )
-                    },
-                );
-                self.push_entry(n);
-            }
-            MoveKind::Place(p) if !self.board.contains(p) => {
-                run.note_placement();
-                run.illegal(
-                    n,
-                    IllegalKind::OffBoard,
-                    None,
-                    color,
-                    RulesetSet::ALL,
-                    || format!("{} played off the board at {}", color.letter(), p.sgf()),
-                );
-                self.push_entry(n);
-            }
+            MoveKind::Place(p) if !self.board.contains(p) => self.unplayable(run, n, color, kind),
             MoveKind::Place(p) if self.board.get(p).is_some() => {
                 run.note_placement();
                 let size = self.board.size();
@@ -346,6 +303,23 @@ impl Replayer {
                 }
             }
         }
+    }
+
+    /// A move no ruleset can play (off the board, or an unreadable point): reported
+    /// as off-board under all three; the board is left unchanged.
+    fn unplayable(&mut self, run: &mut Run, n: u32, color: Color, kind: MoveKind) {
+        run.note_placement();
+        let size = run.size;
+        let what = match kind {
+            MoveKind::OffBoard { x, y } => format!("off the board at ({x}, {y})"),
+            MoveKind::Place(p) => format!("off the board at {}", p.sgf()),
+            _ => "at an unreadable point (see P303)".to_string(),
+        };
+        let set = rules::judge_unplayable(IllegalKind::OffBoard);
+        run.illegal(n, IllegalKind::OffBoard, None, color, set, || {
+            format!("{} played {what} on {size}x{size}", color.letter())
+        });
+        self.push_entry(n);
     }
 
     #[allow(clippy::too_many_arguments)]
