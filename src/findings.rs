@@ -92,6 +92,7 @@ codes! {
     ResultImpossible = "C602", "result-impossible", Warning, "The recorded margin cannot arise with the komi (half-point parity).";
     AgaCountsDiffer = "C603", "aga-counts-differ", Warning, "AGA territory and area counting give different margins (the rules promise equality); the reason is given.";
     WinnerDiffers = "C604", "winner-differs", Info, "The rulesets' counts disagree on the winner.";
+    SekiReadingsDiffer = "C605", "seki-readings-differ", Info, "The strict and customary readings of Japanese rule 8 find different seki eye points.";
     // X: internal
     InternalError = "X900", "internal-error", Error, "A bug in sgfaudit while handling this game; the run went on.";
 }

@@ -41,3 +41,4 @@ pub mod rules;
 pub mod score;
 pub mod scoring;
 pub mod sgf;
+pub mod territory;

@@ -17,6 +17,7 @@ use sgfaudit::report::text::TextReporter;
 use sgfaudit::report::{Reporter, Summary};
 use sgfaudit::rules::{AgaSuperko, RuleOptions, SameColour, SwedishSuicide};
 use sgfaudit::scoring::{DeadStonesMode, KomiMode, ScoringOptions};
+use sgfaudit::territory::SekiReading;
 
 #[derive(Parser)]
 #[command(
@@ -71,6 +72,12 @@ enum SameColourArg {
     Auto,
     OmittedPass,
     WrongTurn,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SekiArg {
+    Customary,
+    Strict,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -133,6 +140,10 @@ struct CheckArgs {
     /// present), or none. (An estimator is not built yet.)
     #[arg(long, value_enum, default_value = "auto")]
     dead_stones: DeadStonesArg,
+    /// Japanese rule 8: customary (dame assumed filled; only true seki keeps its
+    /// eyes out of territory) or strict (any living group touching dame is in seki).
+    #[arg(long, value_enum, default_value = "customary")]
+    japanese_seki: SekiArg,
     /// Komi for scoring: `record` (KM, else the ruleset's own), `rules`, or a number.
     #[arg(long, value_parser = parse_komi, default_value = "record")]
     komi: KomiMode,
@@ -208,6 +219,10 @@ fn check(args: CheckArgs) -> ExitCode {
                 DeadStonesArg::None => DeadStonesMode::None,
             },
             komi: args.komi,
+            seki: match args.japanese_seki {
+                SekiArg::Customary => SekiReading::Customary,
+                SekiArg::Strict => SekiReading::Strict,
+            },
         },
         inject_fault: args.inject_fault.clone(),
     };

@@ -6,8 +6,9 @@
 //! Not yet modelled: Japanese seki eye points (rule 8) — the Japanese count is
 //! topological for now, and says so in `docs/RULES.md`.
 
-use crate::board::{Board, Color, Point};
+use crate::board::Color;
 use crate::replay::EndState;
+use crate::territory::{FinalPosition, SekiReading};
 
 /// Territory (territory + prisoners) or area (stones + territory) counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,89 +75,6 @@ fn trim(v: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// The final position with dead stones removed, and its territory.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FinalPosition {
-    /// Living stones per colour.
-    pub stones: [u32; 2],
-    /// Dead stones per colour (removed, counted as the opponent's prisoners).
-    pub dead: [u32; 2],
-    /// Topological territory per colour.
-    pub territory: [u32; 2],
-    /// Empty points that belong to nobody.
-    pub dame: u32,
-}
-
-/// Removes `dead` stones from the board's final position and counts territory.
-pub fn final_position(board: &Board, dead: &[Point]) -> FinalPosition {
-    let n = usize::from(board.size());
-    let mut grid: Vec<Option<Color>> = Vec::with_capacity(n * n);
-    for y in 0..n {
-        for x in 0..n {
-            grid.push(board.get(Point::new(x as u8, y as u8)));
-        }
-    }
-    let mut dead_count = [0u32; 2];
-    for p in dead {
-        let i = usize::from(p.y) * n + usize::from(p.x);
-        if let Some(Some(c)) = grid.get(i).copied() {
-            dead_count[c.index()] += 1;
-            grid[i] = None;
-        }
-    }
-    let mut stones = [0u32; 2];
-    for c in grid.iter().flatten() {
-        stones[c.index()] += 1;
-    }
-    let mut territory = [0u32; 2];
-    let mut dame = 0;
-    let mut seen = vec![false; n * n];
-    let mut stack = Vec::new();
-    for start in 0..n * n {
-        if grid[start].is_some() || seen[start] {
-            continue;
-        }
-        let (mut size, mut touches) = (0u32, [false; 2]);
-        seen[start] = true;
-        stack.push(start);
-        while let Some(i) = stack.pop() {
-            size += 1;
-            let (x, y) = (i % n, i / n);
-            let mut visit = |j: usize| match grid[j] {
-                Some(c) => touches[c.index()] = true,
-                None if !seen[j] => {
-                    seen[j] = true;
-                    stack.push(j);
-                }
-                None => {}
-            };
-            if x > 0 {
-                visit(i - 1);
-            }
-            if x + 1 < n {
-                visit(i + 1);
-            }
-            if y > 0 {
-                visit(i - n);
-            }
-            if y + 1 < n {
-                visit(i + n);
-            }
-        }
-        match touches {
-            [true, false] => territory[0] += size,
-            [false, true] => territory[1] += size,
-            _ => dame += size,
-        }
-    }
-    FinalPosition {
-        stones,
-        dead: dead_count,
-        territory,
-        dame,
-    }
-}
-
 /// What distinguishes the countings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Counting {
@@ -202,8 +120,25 @@ impl Counting {
     }
 }
 
-/// Scores a final position under one counting.
-pub fn score(c: Counting, pos: &FinalPosition, end: &EndState, handicap: u32, komi: f64) -> Score {
+/// AGA rule 11: "White must make the last move — if required, an extra pass, with
+/// a stone handed to the opponent as usual." When the record's last move is
+/// Black's (a pass or, in records that end without passes, a placement), White
+/// owes that pass.
+pub fn owes_last_pass(end: &EndState) -> bool {
+    end.last_mover == Some(Color::Black)
+}
+
+/// Scores a final position under one counting. `seki` chooses the reading of
+/// Japanese rule 8 (seki eye points are not territory); other countings are
+/// topological and ignore it.
+pub fn score(
+    c: Counting,
+    pos: &FinalPosition,
+    end: &EndState,
+    handicap: u32,
+    komi: f64,
+    seki: SekiReading,
+) -> Score {
     let (b, w) = (Color::Black.index(), Color::White.index());
     let mut black = Side::default();
     let mut white = Side::default();
@@ -216,16 +151,18 @@ pub fn score(c: Counting, pos: &FinalPosition, end: &EndState, handicap: u32, ko
         Method::Territory => {
             black.territory = pos.territory[b];
             white.territory = pos.territory[w];
+            if c == Counting::Japanese {
+                let eyes = pos.seki_eyes(seki);
+                black.territory -= eyes[b];
+                white.territory -= eyes[w];
+            }
             black.prisoners = end.captures[b] + pos.dead[w];
             white.prisoners = end.captures[w] + pos.dead[b];
             if matches!(c, Counting::AgaTerritory | Counting::Swedish) {
                 black.pass_stones = end.passes[w];
                 white.pass_stones = end.passes[b];
                 // AGA rule 11: if Black passed last, White adds a final pass.
-                if c == Counting::AgaTerritory
-                    && end.trailing_passes > 0
-                    && end.last_mover == Some(Color::Black)
-                {
+                if c == Counting::AgaTerritory && owes_last_pass(end) {
                     black.pass_stones += 1;
                 }
                 black.prisoners += black.pass_stones;
@@ -272,6 +209,8 @@ pub const COUNTINGS: [Counting; 5] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Board, Point};
+    use crate::territory::analyse;
 
     fn board(rows: &[&str]) -> Box<Board> {
         let mut b = Board::new(rows.len() as u8);
@@ -291,36 +230,34 @@ mod tests {
     }
 
     #[test]
-    fn topological_territory_and_dead_stones() {
-        let b = board(&[".X.O.", ".X.O.", "XX.OO", "O.XO.", "XXXO."]);
-        let p = final_position(&b, &[]);
-        // Black: (0,0),(0,1). White: (4,0),(4,1),(4,3),(4,4). (1,3) touches the white
-        // stone at (0,3) and black stones: dame, like the column x=2 above it.
-        assert_eq!(p.territory, [2, 4], "{p:?}");
-        let p = final_position(&b, &[Point::new(0, 3)]);
-        assert_eq!(p.dead, [0, 1]);
-        assert_eq!(
-            p.territory,
-            [2 + 2, 4],
-            "the dead stone's point and (1,3) become Black's"
-        );
-    }
-
-    #[test]
     fn aga_pass_stones_and_last_pass() {
         let b = board(&["XX.OO", "XX.OO", "XX.OO", "XX.OO", "XX.OO"]);
-        let pos = final_position(&b, &[]);
+        let pos = analyse(&b, &[]);
         let end = EndState {
             trailing_passes: 2,
             last_mover: Some(Color::Black),
             passes: [1, 1],
             ..Default::default()
         };
-        let t = score(Counting::AgaTerritory, &pos, &end, 0, 0.0);
+        let t = score(
+            Counting::AgaTerritory,
+            &pos,
+            &end,
+            0,
+            0.0,
+            SekiReading::Customary,
+        );
         // Black: 1 pass stone from White's pass + 1 for White's owed last pass.
         assert_eq!(t.black.pass_stones, 2);
         assert_eq!(t.white.pass_stones, 1);
-        let a = score(Counting::AgaArea, &pos, &end, 0, 0.0);
+        let a = score(
+            Counting::AgaArea,
+            &pos,
+            &end,
+            0,
+            0.0,
+            SekiReading::Customary,
+        );
         assert_eq!(a.margin, 0.0);
         assert_eq!(
             t.margin, 1.0,

@@ -4,10 +4,11 @@
 
 use crate::board::{Board, Color, Point};
 use crate::findings::{Code, Finding};
-use crate::game::{GameInfo, GameRecord};
+use crate::game::{GameInfo, GameRecord, Markup};
 use crate::replay::EndState;
 use crate::result::{parse_result, parse_rules, DeclaredRules, Recorded, WinBy};
-use crate::score::{self, format_margin, Counting, Score, COUNTINGS};
+use crate::score::{self, format_margin, owes_last_pass, Counting, Score, COUNTINGS};
+use crate::territory::{self, FinalPosition, SekiReading};
 
 /// Where dead stones come from (`--dead-stones`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -34,6 +35,8 @@ pub enum KomiMode {
 pub struct ScoringOptions {
     pub dead_stones: DeadStonesMode,
     pub komi: KomiMode,
+    /// The reading of Japanese rule 8 for the Japanese count.
+    pub seki: SekiReading,
 }
 
 /// The dead stones a count rests on.
@@ -54,6 +57,108 @@ pub struct ResultCheck {
     pub matches: bool,
 }
 
+/// The names of the countings in [`COUNTINGS`] order, as outputs write them.
+pub const COUNTING_KEYS: [&str; 5] = ["aga", "aga_area", "japanese", "swedish", "chinese"];
+
+/// The causes a margin difference splits into, in output order.
+pub const CAUSES: [&str; 7] = [
+    "handicap_stones",
+    "stones_placed",
+    "pass_stones",
+    "white_last_pass",
+    "seki_eyes",
+    "komi",
+    "compensation",
+];
+
+/// Why two countings give different margins: `margin_difference` is
+/// `margin(between[0]) - margin(between[1])` and equals the sum of `causes`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Divergence {
+    pub between: [&'static str; 2],
+    pub margin_difference: f64,
+    /// Non-zero causes only, in [`CAUSES`] order.
+    pub causes: Vec<(&'static str, f64)>,
+    /// The two countings name different winners.
+    pub winner_changes: bool,
+}
+
+/// Each counting's margin is `base + Σ components`, where `base` is the plain
+/// topological territory count (territory + captures + dead stones, no komi): the
+/// rules brief §6 arithmetic, made exact. Returned in [`CAUSES`] order.
+fn components(c: Counting, s: &Score, pos: &FinalPosition, end: &EndState) -> [f64; 7] {
+    let (b, w) = (0usize, 1usize);
+    let mut k = [0.0; 7];
+    match c {
+        Counting::AgaTerritory | Counting::Swedish => {
+            let passes = f64::from(s.black.pass_stones) - f64::from(s.white.pass_stones);
+            let owed = if c == Counting::AgaTerritory && owes_last_pass(end) {
+                1.0
+            } else {
+                0.0
+            };
+            k[2] = passes - owed;
+            k[3] = owed;
+        }
+        Counting::Japanese => {
+            k[4] = -(f64::from(pos.territory[b] - s.black.territory)
+                - f64::from(pos.territory[w] - s.white.territory));
+        }
+        Counting::AgaArea | Counting::Chinese => {
+            // Area - plain territory = (stones placed B - W) + the rest of the stone
+            // balance (setup and handicap stones), exactly.
+            let placed = f64::from(end.placed[b]) - f64::from(end.placed[w]);
+            let area_minus_territory = (f64::from(pos.stones[b]) - f64::from(pos.stones[w]))
+                - (f64::from(end.captures[b] + pos.dead[w])
+                    - f64::from(end.captures[w] + pos.dead[b]));
+            k[0] = area_minus_territory - placed;
+            k[1] = placed;
+            k[6] = -s.compensation;
+        }
+    }
+    k[5] = -s.komi;
+    k
+}
+
+fn divergences(scores: &[Score; 5], pos: &FinalPosition, end: &EndState) -> Vec<Divergence> {
+    let comps: Vec<[f64; 7]> = COUNTINGS
+        .iter()
+        .zip(scores)
+        .map(|(c, s)| components(*c, s, pos, end))
+        .collect();
+    let sign = |m: f64| {
+        if m > 1e-9 {
+            1
+        } else if m < -1e-9 {
+            -1
+        } else {
+            0
+        }
+    };
+    let mut out = Vec::new();
+    for i in 0..5 {
+        for j in i + 1..5 {
+            let d = scores[i].margin - scores[j].margin;
+            if d.abs() < 1e-9 {
+                continue;
+            }
+            let causes = CAUSES
+                .iter()
+                .enumerate()
+                .map(|(k, name)| (*name, comps[i][k] - comps[j][k]))
+                .filter(|(_, v)| v.abs() > 1e-9)
+                .collect();
+            out.push(Divergence {
+                between: [COUNTING_KEYS[i], COUNTING_KEYS[j]],
+                margin_difference: d,
+                causes,
+                winner_changes: sign(scores[i].margin) != sign(scores[j].margin),
+            });
+        }
+    }
+    out
+}
+
 /// A game's scoring, or why it has none.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Scoring {
@@ -63,7 +168,83 @@ pub enum Scoring {
         /// In the order of [`COUNTINGS`] (boxed: the enum stays small).
         scores: Box<[Score; 5]>,
         result_check: Option<ResultCheck>,
+        divergence: Vec<Divergence>,
     },
+}
+
+/// Dead stones from territory markup. A string is dead when one of its stones
+/// stands on a point marked as the opponent's territory (CGoban, KGS), or when it
+/// has liberties and every one of them is marked as the opponent's territory
+/// (editors and GNU Go mark only the empty points).
+pub fn dead_from_markup(board: &Board, m: &Markup) -> (Vec<Point>, Vec<Point>) {
+    let n = usize::from(board.size());
+    let idx = |p: Point| usize::from(p.y) * n + usize::from(p.x);
+    // 1: Black territory, 2: White territory.
+    let mut mark = vec![0u8; n * n];
+    for &p in &m.black_territory {
+        mark[idx(p)] = 1;
+    }
+    for &p in &m.white_territory {
+        mark[idx(p)] = 2;
+    }
+    let owner_mark = |c: Color| match c {
+        Color::Black => 2u8, // Black stones die in White's territory
+        Color::White => 1u8,
+    };
+    let mut seen = vec![false; n * n];
+    let (mut dead_b, mut dead_w) = (Vec::new(), Vec::new());
+    let mut string = Vec::new();
+    let mut stack = Vec::new();
+    for y in 0..n {
+        for x in 0..n {
+            let start = Point::new(x as u8, y as u8);
+            let Some(c) = board.get(start) else { continue };
+            if seen[idx(start)] {
+                continue;
+            }
+            let theirs = owner_mark(c);
+            string.clear();
+            seen[idx(start)] = true;
+            stack.push(start);
+            let (mut on_marked, mut libs, mut libs_marked) = (false, 0u32, 0u32);
+            while let Some(p) = stack.pop() {
+                string.push(p);
+                on_marked |= mark[idx(p)] == theirs;
+                for q in neighbours(p, n) {
+                    match board.get(q) {
+                        Some(qc) if qc == c && !seen[idx(q)] => {
+                            seen[idx(q)] = true;
+                            stack.push(q);
+                        }
+                        None => {
+                            libs += 1;
+                            libs_marked += u32::from(mark[idx(q)] == theirs);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            if on_marked || (libs > 0 && libs == libs_marked) {
+                let out = if c == Color::Black {
+                    &mut dead_b
+                } else {
+                    &mut dead_w
+                };
+                out.extend_from_slice(&string);
+            }
+        }
+    }
+    dead_b.sort_by_key(|p| (p.y, p.x));
+    dead_w.sort_by_key(|p| (p.y, p.x));
+    (dead_b, dead_w)
+}
+
+fn neighbours(p: Point, n: usize) -> impl Iterator<Item = Point> {
+    let (x, y) = (i32::from(p.x), i32::from(p.y));
+    [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+        .into_iter()
+        .filter(move |&(a, b)| a >= 0 && b >= 0 && (a as usize) < n && (b as usize) < n)
+        .map(|(a, b)| Point::new(a as u8, b as u8))
 }
 
 fn counting_for(d: DeclaredRules) -> Counting {
@@ -115,21 +296,13 @@ pub fn score_game(
     };
     if use_markup {
         if let Some(m) = &record.markup {
-            // A stone standing on a point marked as the opponent's territory is dead.
-            for &p in &m.white_territory {
-                if board.get(p) == Some(Color::Black) {
-                    dead.black.push(p);
-                }
-            }
-            for &p in &m.black_territory {
-                if board.get(p) == Some(Color::White) {
-                    dead.white.push(p);
-                }
-            }
+            let (b, w) = dead_from_markup(board, m);
+            dead.black = b;
+            dead.white = w;
         }
     }
     let all_dead: Vec<Point> = dead.black.iter().chain(&dead.white).copied().collect();
-    let pos = score::final_position(board, &all_dead);
+    let pos = territory::analyse(board, &all_dead);
     let handicap = end.handicap_stones.max(if record.handicap >= 2 {
         record.handicap
     } else {
@@ -140,23 +313,58 @@ pub fn score_game(
         KomiMode::Rules => c.default_komi(handicap),
         KomiMode::Value(v) => v,
     };
-    let scores = COUNTINGS.map(|c| score::score(c, &pos, end, handicap, komi_for(c)));
+    let scores = COUNTINGS.map(|c| score::score(c, &pos, end, handicap, komi_for(c), opts.seki));
+    if pos.seki_eyes_strict != pos.seki_eyes_customary {
+        let other = match opts.seki {
+            SekiReading::Customary => SekiReading::Strict,
+            SekiReading::Strict => SekiReading::Customary,
+        };
+        let alt = score::score(
+            Counting::Japanese,
+            &pos,
+            end,
+            handicap,
+            komi_for(Counting::Japanese),
+            other,
+        );
+        findings.push(Finding::new(
+            Code::SekiReadingsDiffer,
+            format!(
+                "Japanese rule 8: the strict reading finds {:?} seki eye points (B, W), the customary {:?}; \
+                 {:?} reading gives {}, the other {}",
+                pos.seki_eyes_strict,
+                pos.seki_eyes_customary,
+                opts.seki,
+                scores[2].result(),
+                alt.result()
+            ),
+        ));
+    }
 
-    // AGA's two counts promise the same margin (rules brief §2.12, §6).
+    // AGA's two counts promise the same margin (rules brief §2.12, §6); when they
+    // differ, say which causes the difference is made of.
     let (t, a) = (scores[0].margin, scores[1].margin);
     if (t - a).abs() > 1e-9 {
-        let placed_diff = i64::from(end.placed[0]) - i64::from(end.placed[1]);
+        let ct = components(Counting::AgaTerritory, &scores[0], &pos, end);
+        let ca = components(Counting::AgaArea, &scores[1], &pos, end);
+        let causes: Vec<String> = CAUSES
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| (ca[*k] - ct[*k]).abs() > 1e-9)
+            .map(|(k, name)| format!("{name} {:+}", ca[k] - ct[k]))
+            .collect();
+        let turns = |c: usize| end.placed[c] + end.passes[c];
         findings.push(Finding::new(
             Code::AgaCountsDiffer,
             format!(
-                "AGA territory count {} but area count {}: stones placed B-W = {placed_diff}, \
-                 handicap {handicap}, passes B {} W {}, captures B {} W {}",
-                format_margin(t),
+                "AGA area count {} but territory count {}: area - territory = {:+} ({}); \
+                 turns played B {} W {} (handicap {handicap}): rule 11 wants equal turns",
                 format_margin(a),
-                end.passes[0],
-                end.passes[1],
-                end.captures[0],
-                end.captures[1]
+                format_margin(t),
+                a - t,
+                causes.join(", "),
+                turns(0),
+                turns(1)
             ),
         ));
     }
@@ -224,9 +432,11 @@ pub fn score_game(
             }
         }
     }
+    let divergence = divergences(&scores, &pos, end);
     Scoring::Scored {
         dead,
         scores: Box::new(scores),
         result_check,
+        divergence,
     }
 }

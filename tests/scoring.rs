@@ -39,3 +39,76 @@ fn resigned_games_are_not_scored_and_say_why() {
     let r = common::audit_text("(;GM[1]SZ[9]RE[B+R];B[ee];W[cc])");
     assert_eq!(r.games[0].scoring, Scoring::NotScored("resigned".into()));
 }
+
+fn japanese(file: &str, seki: sgfaudit::territory::SekiReading) -> (String, Option<String>) {
+    let mut opts = AuditOptions::default();
+    opts.scoring.seki = seki;
+    let r = common::audit_file(
+        &root().join("corpus/real/gnugo-regression").join(file),
+        &opts,
+    );
+    let g = &r.games[0];
+    let Scoring::Scored { scores, .. } = &g.scoring else {
+        panic!("{file} not scored")
+    };
+    (scores[2].result(), g.info.result.clone())
+}
+
+#[test]
+fn customary_seki_reproduces_the_recorded_japanese_count() {
+    use sgfaudit::territory::SekiReading::{Customary, Strict};
+    // A seki on the board: its eye points are not territory (Japanese rule 8).
+    let (computed, recorded) = japanese("cgf2003/GnuGo-Aya.sgf", Customary);
+    assert_eq!(Some(computed), recorded);
+    // A false eye next to a chain in atari must be filled: not territory.
+    let (computed, recorded) = japanese("arb/dumonteil-5.sgf", Customary);
+    assert_eq!(Some(computed), recorded);
+    // The strict reading (every group touching dame is in seki) gets it wrong here.
+    let (computed, recorded) = japanese("cgf2003/GnuGo-GoeMate.sgf", Strict);
+    assert_ne!(Some(computed), recorded);
+}
+
+#[test]
+fn a_recorded_result_that_contradicts_its_own_count_is_reported() {
+    // kat-gnu.sgf: RE[W+15.5], but the record's final comment counts
+    // "White wins by 9.5", which is what the Japanese count gives.
+    let r = common::audit_file(
+        &root().join("corpus/real/gnugo-regression/cgf2002/kat-gnu.sgf"),
+        &AuditOptions::default(),
+    );
+    let g = &r.games[0];
+    let Scoring::Scored {
+        scores,
+        result_check: Some(c),
+        ..
+    } = &g.scoring
+    else {
+        panic!("scored with a check")
+    };
+    assert_eq!(scores[2].result(), "W+9.5");
+    assert!(!c.matches);
+    assert!(g.findings.iter().any(|f| f.code.id() == "C601"));
+}
+
+#[test]
+fn every_divergence_adds_up_exactly() {
+    let dir = root().join("corpus/real");
+    let mut n = 0;
+    for f in sgf_files(&dir) {
+        let r = common::audit_file(&f, &AuditOptions::default());
+        for g in &r.games {
+            if let Scoring::Scored { divergence, .. } = &g.scoring {
+                for d in divergence {
+                    let sum: f64 = d.causes.iter().map(|c| c.1).sum();
+                    assert!(
+                        (sum - d.margin_difference).abs() < 1e-9,
+                        "{}: {d:?}",
+                        r.path
+                    );
+                    n += 1;
+                }
+            }
+        }
+    }
+    assert!(n > 100, "{n} divergences checked");
+}

@@ -31,6 +31,15 @@ struct GameJson<'a> {
     not_scored: Option<&'a str>,
     dead_stones: Option<DeadJson>,
     result_check: Option<CheckJson<'a>>,
+    divergence: Vec<DivergenceJson>,
+}
+
+#[derive(Serialize)]
+struct DivergenceJson {
+    between: [&'static str; 2],
+    margin_difference: f64,
+    winner_changes: bool,
+    causes: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -194,13 +203,28 @@ fn game_json<'a>(file: &'a FileReport, g: &'a GameReport) -> GameJson<'a> {
         chinese: ChineseJson { score: None },
     };
     let (mut not_scored, mut dead_stones, mut result_check) = (None, None, None);
+    let mut divergence = Vec::new();
     match &g.scoring {
         Scoring::NotScored(why) => not_scored = Some(why.as_str()),
         Scoring::Scored {
             dead,
             scores,
             result_check: rc,
+            divergence: div,
         } => {
+            divergence = div
+                .iter()
+                .map(|d| DivergenceJson {
+                    between: d.between,
+                    margin_difference: d.margin_difference,
+                    winner_changes: d.winner_changes,
+                    causes: d
+                        .causes
+                        .iter()
+                        .map(|(k, v)| ((*k).to_string(), serde_json::json!(v)))
+                        .collect(),
+                })
+                .collect();
             // Order of `score::COUNTINGS`: AGA territory, AGA area, Japanese, Swedish, Chinese.
             rulesets.aga.score = Some(score_json(&scores[0]));
             rulesets.aga.area_score = Some(score_json(&scores[1]));
@@ -241,6 +265,7 @@ fn game_json<'a>(file: &'a FileReport, g: &'a GameReport) -> GameJson<'a> {
         not_scored,
         dead_stones,
         result_check,
+        divergence,
     }
 }
 

@@ -11,6 +11,7 @@ use std::io;
 use crate::audit::{FileReport, Status};
 use crate::findings::{Code, Severity};
 use crate::rules::Ruleset;
+use crate::scoring::Scoring;
 
 /// A sink for audit results, called in input order.
 pub trait Reporter {
@@ -43,6 +44,14 @@ pub struct Summary {
     pub japanese_no_result: u64,
     /// (errors, warnings, path), the files with most problems.
     pub top_files: Vec<(u64, u64, String)>,
+    /// Games scored, and games not scored per reason.
+    pub scored: u64,
+    pub not_scored: BTreeMap<String, u64>,
+    /// Result checks made and matched, per dead-stone source.
+    pub result_checks: BTreeMap<&'static str, (u64, u64)>,
+    /// Per pair of countings: games whose winner changes, and how often each
+    /// cause takes part in such a change.
+    pub winner_changes: BTreeMap<[&'static str; 2], (u64, BTreeMap<&'static str, u64>)>,
 }
 
 impl Summary {
@@ -67,6 +76,33 @@ impl Summary {
                     Severity::Error => errors += 1,
                     Severity::Warning => warnings += 1,
                     Severity::Info => {}
+                }
+            }
+            match &g.scoring {
+                Scoring::NotScored(why) => {
+                    if g.status == Status::Ok {
+                        *self.not_scored.entry(why.clone()).or_default() += 1;
+                    }
+                }
+                Scoring::Scored {
+                    dead,
+                    result_check,
+                    divergence,
+                    ..
+                } => {
+                    self.scored += 1;
+                    if let Some(c) = result_check {
+                        let e = self.result_checks.entry(dead.source).or_default();
+                        e.0 += 1;
+                        e.1 += u64::from(c.matches);
+                    }
+                    for d in divergence.iter().filter(|d| d.winner_changes) {
+                        let e = self.winner_changes.entry(d.between).or_default();
+                        e.0 += 1;
+                        for (cause, _) in &d.causes {
+                            *e.1.entry(cause).or_default() += 1;
+                        }
+                    }
                 }
             }
             for r in Ruleset::ALL {

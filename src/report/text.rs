@@ -70,6 +70,38 @@ impl<W: Write> Reporter for TextReporter<W> {
             "  japanese rule 12 (repetition, possible no result): {} game(s)",
             s.japanese_no_result
         )?;
+        writeln!(o)?;
+        let not: u64 = s.not_scored.values().sum();
+        writeln!(
+            o,
+            "scoring: {} game(s) scored, {} not scored",
+            s.scored, not
+        )?;
+        for (why, n) in &s.not_scored {
+            writeln!(o, "  not scored, {why}: {n}")?;
+        }
+        for (source, (checked, matched)) in &s.result_checks {
+            writeln!(
+                o,
+                "  recorded result reproduced (dead stones: {source}): {matched} of {checked}"
+            )?;
+        }
+        if !s.winner_changes.is_empty() {
+            writeln!(
+                o,
+                "  winner changes between countings (games; causes involved):"
+            )?;
+            for (pair, (games, causes)) in &s.winner_changes {
+                let list: Vec<String> = causes.iter().map(|(c, n)| format!("{c} {n}")).collect();
+                writeln!(
+                    o,
+                    "    {} vs {}: {games} ({})",
+                    pair[0],
+                    pair[1],
+                    list.join(", ")
+                )?;
+            }
+        }
         if !s.by_code.is_empty() {
             writeln!(o)?;
             writeln!(o, "findings by code:")?;

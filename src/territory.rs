@@ -1,0 +1,384 @@
+//! The final position, analysed once for every counting: living stones, dead
+//! stones, topological territory, dame, and the eye points of groups in seki under
+//! the two readings of Japanese rule 8.
+//!
+//! Vocabulary: a *chain* is a string of stones; a *region* is a maximal connected
+//! set of empty points (dead stones removed); a region bordered by one colour only
+//! is that colour's (topological) territory, one bordered by both is dame. A
+//! *group* is a set of chains of one colour linked through the regions only they
+//! border (their eye space).
+//!
+//! Japanese rule 8: "living stones that possess dame are in seki"; eye points of
+//! groups in seki are not territory.
+//! - `strict` reads it on the final position as it stands: every group touching a
+//!   dame point is in seki.
+//! - `customary` assumes the dame filled, as Japanese games do before counting: only
+//!   a dame point that neither side can fill without putting its own chain in atari
+//!   (a true seki liberty) puts the groups touching it in seki.
+
+use crate::board::{Board, Color, Point};
+
+/// Which reading of Japanese rule 8 decides seki.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SekiReading {
+    /// Dame assumed filled; only true seki (default).
+    #[default]
+    Customary,
+    /// The final position as it stands: a living group touching dame is in seki.
+    Strict,
+}
+
+/// The analysed final position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FinalPosition {
+    /// Living stones per colour.
+    pub stones: [u32; 2],
+    /// Dead stones per colour (removed, the opponent's prisoners).
+    pub dead: [u32; 2],
+    /// Topological territory per colour.
+    pub territory: [u32; 2],
+    /// Empty points bordered by both colours or none.
+    pub dame: u32,
+    /// Territory points that are eyes of groups in seki, per colour: strict reading.
+    pub seki_eyes_strict: [u32; 2],
+    /// ... customary reading.
+    pub seki_eyes_customary: [u32; 2],
+    /// One-point territories next to an own chain in atari (a false eye the owner
+    /// must fill once the dame are filled): not territory in the customary reading.
+    pub false_eyes: [u32; 2],
+}
+
+impl FinalPosition {
+    /// Territory points that do not count under a reading of Japanese rule 8, per
+    /// colour: seki eyes, and in the customary reading also false eyes.
+    pub fn seki_eyes(&self, r: SekiReading) -> [u32; 2] {
+        match r {
+            SekiReading::Strict => self.seki_eyes_strict,
+            SekiReading::Customary => [
+                self.seki_eyes_customary[0] + self.false_eyes[0],
+                self.seki_eyes_customary[1] + self.false_eyes[1],
+            ],
+        }
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+struct Grid {
+    n: usize,
+    cells: Vec<Option<Color>>,
+}
+
+impl Grid {
+    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> {
+        let n = self.n;
+        let (x, y) = (i % n, i / n);
+        [
+            (x > 0).then(|| i - 1),
+            (x + 1 < n).then(|| i + 1),
+            (y > 0).then(|| i - n),
+            (y + 1 < n).then(|| i + n),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
+fn find(parent: &mut [u32], mut a: u32) -> u32 {
+    while parent[a as usize] != a {
+        let p = parent[a as usize];
+        parent[a as usize] = parent[p as usize];
+        a = p;
+    }
+    a
+}
+
+/// Removes `dead` stones from the final position and analyses what is left.
+pub fn analyse(board: &Board, dead: &[Point]) -> FinalPosition {
+    let n = usize::from(board.size());
+    let mut g = Grid {
+        n,
+        cells: Vec::with_capacity(n * n),
+    };
+    for y in 0..n {
+        for x in 0..n {
+            g.cells.push(board.get(Point::new(x as u8, y as u8)));
+        }
+    }
+    let mut out = FinalPosition::default();
+    for p in dead {
+        let i = usize::from(p.y) * n + usize::from(p.x);
+        if let Some(Some(c)) = g.cells.get(i).copied() {
+            out.dead[c.index()] += 1;
+            g.cells[i] = None;
+        }
+    }
+
+    // Chains (stones) and regions (empty points), labelled by flood fill.
+    let mut chain = vec![NONE; n * n];
+    let mut chain_color: Vec<Color> = Vec::new();
+    let mut region = vec![NONE; n * n];
+    let mut region_size: Vec<u32> = Vec::new();
+    let mut region_touch: Vec<[bool; 2]> = Vec::new();
+    let mut stack = Vec::new();
+    for start in 0..n * n {
+        match g.cells[start] {
+            Some(c) if chain[start] == NONE => {
+                let id = chain_color.len() as u32;
+                chain_color.push(c);
+                chain[start] = id;
+                stack.push(start);
+                while let Some(i) = stack.pop() {
+                    out.stones[c.index()] += 1;
+                    for j in g.neighbours(i) {
+                        if g.cells[j] == Some(c) && chain[j] == NONE {
+                            chain[j] = id;
+                            stack.push(j);
+                        }
+                    }
+                }
+            }
+            None if region[start] == NONE => {
+                let id = region_size.len() as u32;
+                let (mut size, mut touch) = (0u32, [false; 2]);
+                region[start] = id;
+                stack.push(start);
+                while let Some(i) = stack.pop() {
+                    size += 1;
+                    for j in g.neighbours(i) {
+                        match g.cells[j] {
+                            Some(c) => touch[c.index()] = true,
+                            None if region[j] == NONE => {
+                                region[j] = id;
+                                stack.push(j);
+                            }
+                            None => {}
+                        }
+                    }
+                }
+                region_size.push(size);
+                region_touch.push(touch);
+            }
+            _ => {}
+        }
+    }
+    let owner = |r: u32| match region_touch[r as usize] {
+        [true, false] => Some(Color::Black),
+        [false, true] => Some(Color::White),
+        _ => None,
+    };
+    for (r, &size) in region_size.iter().enumerate() {
+        match owner(r as u32) {
+            Some(c) => out.territory[c.index()] += size,
+            None => out.dame += size,
+        }
+    }
+
+    // Liberties per chain (counted once per point).
+    let chains = chain_color.len();
+    let mut libs = vec![0u32; chains];
+    let mut last_seen = vec![NONE; chains];
+    for i in 0..n * n {
+        if g.cells[i].is_some() {
+            continue;
+        }
+        for j in g.neighbours(i) {
+            let c = chain[j];
+            if c != NONE && last_seen[c as usize] != i as u32 {
+                last_seen[c as usize] = i as u32;
+                libs[c as usize] += 1;
+            }
+        }
+    }
+
+    // Groups: chains joined through the single-colour regions they border.
+    let mut parent: Vec<u32> = (0..chains as u32).collect();
+    let mut region_chain = vec![NONE; region_size.len()];
+    for (i, &r) in region.iter().enumerate() {
+        if r == NONE || owner(r).is_none() {
+            continue;
+        }
+        for j in g.neighbours(i) {
+            let c = chain[j];
+            if c == NONE {
+                continue;
+            }
+            let rc = region_chain[r as usize];
+            if rc == NONE {
+                region_chain[r as usize] = c;
+            } else {
+                let (a, b) = (find(&mut parent, rc), find(&mut parent, c));
+                if a != b {
+                    parent[b as usize] = a;
+                }
+            }
+        }
+    }
+
+    // Seki: groups with a chain next to a dame point (strict), or next to a dame
+    // point neither side can fill without self-atari (customary).
+    let mut seki_strict = vec![false; chains];
+    let mut seki_customary = vec![false; chains];
+    for (i, &r) in region.iter().enumerate() {
+        if r == NONE || owner(r).is_some() {
+            continue;
+        }
+        let adjacent: Vec<u32> = g
+            .neighbours(i)
+            .map(|j| chain[j])
+            .filter(|&c| c != NONE)
+            .collect();
+        if adjacent.is_empty() {
+            continue;
+        }
+        let true_seki = is_seki_point(&g, i, &chain, &chain_color, &libs);
+        for c in adjacent {
+            let root = find(&mut parent, c) as usize;
+            seki_strict[root] = true;
+            if true_seki {
+                seki_customary[root] = true;
+            }
+        }
+    }
+    let mut counted = vec![false; region_size.len()];
+    for (i, &r) in region.iter().enumerate() {
+        if r == NONE || counted[r as usize] {
+            continue;
+        }
+        let Some(col) = owner(r) else { continue };
+        counted[r as usize] = true;
+        let rc = region_chain[r as usize];
+        if rc == NONE {
+            continue;
+        }
+        let root = find(&mut parent, rc) as usize;
+        let size = region_size[r as usize];
+        if seki_strict[root] {
+            out.seki_eyes_strict[col.index()] += size;
+        }
+        if seki_customary[root] {
+            out.seki_eyes_customary[col.index()] += size;
+        } else if size == 1
+            && g.neighbours(i)
+                .any(|j| chain[j] != NONE && libs[chain[j] as usize] == 1)
+        {
+            out.false_eyes[col.index()] += 1;
+        }
+    }
+    out
+}
+
+/// Whether every colour that borders dame point `i` would put its own chain in
+/// atari (one liberty or none) by filling it: a true seki liberty.
+fn is_seki_point(g: &Grid, i: usize, chain: &[u32], color: &[Color], libs: &[u32]) -> bool {
+    let mut any = false;
+    for c in [Color::Black, Color::White] {
+        let mine: Vec<u32> = g
+            .neighbours(i)
+            .map(|j| chain[j])
+            .filter(|&ch| ch != NONE && color[ch as usize] == c)
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        any = true;
+        // Liberties after filling: the chains' liberties and i's empty neighbours,
+        // minus i itself. Counted exactly on the small set involved.
+        let mut points: Vec<usize> = g.neighbours(i).filter(|&j| g.cells[j].is_none()).collect();
+        let mut bound = points.len() as u32;
+        for &ch in &mine {
+            bound += libs[ch as usize].saturating_sub(1);
+        }
+        if bound >= 3 {
+            return false; // surely at least two liberties after filling
+        }
+        for idx in 0..g.n * g.n {
+            if g.cells[idx].is_none()
+                && idx != i
+                && g.neighbours(idx).any(|j| mine.contains(&chain[j]))
+            {
+                points.push(idx);
+            }
+        }
+        points.sort_unstable();
+        points.dedup();
+        if points.len() >= 2 {
+            return false; // this colour can fill safely: ordinary dame
+        }
+    }
+    any
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(rows: &[&str]) -> Box<Board> {
+        let mut b = Board::new(rows.len() as u8);
+        for (y, r) in rows.iter().enumerate() {
+            for (x, ch) in r.chars().enumerate() {
+                let c = match ch {
+                    'X' => Some(Color::Black),
+                    'O' => Some(Color::White),
+                    _ => None,
+                };
+                if c.is_some() {
+                    b.set_point(Point::new(x as u8, y as u8), c);
+                }
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn dead_stones_become_territory() {
+        let b = board(&[".X.O.", ".X.O.", "XX.OO", "O.XO.", "XXXO."]);
+        let p = analyse(&b, &[]);
+        assert_eq!(p.territory, [2, 4], "{p:?}");
+        let p = analyse(&b, &[Point::new(0, 3)]);
+        assert_eq!(p.dead, [0, 1]);
+        assert_eq!(p.territory, [4, 4]);
+    }
+
+    #[test]
+    fn one_eye_each_seki_and_ordinary_dame() {
+        // Top: Black's chain (1,0)(0,1)(1,1) has the eye (0,0); White's chain
+        // (3,0)(2,1)(3,1)(4,1) has the eye (4,0); both share the liberty (2,0), which
+        // either side fills only by putting itself in atari: a true seki.
+        // Bottom-left: (0,4) is dame that Black can fill safely.
+        let b = board(&[
+            ".X.O.", //
+            "XXOOO", //
+            "OOXXX", //
+            "OXX..", //
+            ".X...", //
+        ]);
+        let p = analyse(&b, &[]);
+        assert_eq!(p.territory, [1 + 5, 1]);
+        assert_eq!(p.dame, 2); // (2,0) and (0,4)
+                               // Customary: only the true seki keeps its eyes out of territory.
+        assert_eq!(p.seki_eyes_customary, [1, 1]);
+        // Strict: Black's lower group touches the dame (0,4) too, so its five eye
+        // points are not territory either.
+        assert_eq!(p.seki_eyes_strict, [1 + 5, 1]);
+        assert_eq!(p.false_eyes, [0, 0]);
+    }
+
+    #[test]
+    fn false_eye_next_to_a_chain_in_atari() {
+        // (0,0) is Black's only by topology: the black stone (1,0) is in atari there
+        // (its other neighbours are White), so Black must fill it.
+        let b = board(&[
+            ".XO..", //
+            "XOO..", //
+            "XO...", //
+            "XO...", //
+            "XO...", //
+        ]);
+        let p = analyse(&b, &[]);
+        assert_eq!(p.territory[0], 1);
+        assert_eq!(p.false_eyes, [1, 0]);
+        assert_eq!(p.seki_eyes(SekiReading::Customary), [1, 0]);
+        assert_eq!(p.seki_eyes(SekiReading::Strict), [0, 0]);
+    }
+}
