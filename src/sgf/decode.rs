@@ -26,26 +26,17 @@ pub struct Decoded<'a> {
 }
 
 impl Decoded<'_> {
-    /// The byte offset in the file of byte `pos` of the decoded text.
-    pub fn file_offset(&self, pos: usize) -> u64 {
-        let pos = pos.min(self.text.len());
-        let prefix = &self.text[..floor_char_boundary(&self.text, pos)];
-        let encoded = if matches!(self.text, Cow::Borrowed(_)) {
-            prefix.len()
+    /// Bytes that `segment` of the decoded text took in the file.
+    pub fn encoded_len(&self, segment: &str) -> u64 {
+        let n = if matches!(self.text, Cow::Borrowed(_)) {
+            segment.len()
         } else if self.encoding == UTF_16LE || self.encoding == UTF_16BE {
-            prefix.encode_utf16().count() * 2
+            segment.encode_utf16().count() * 2
         } else {
-            self.encoding.encode(prefix).0.len()
+            self.encoding.encode(segment).0.len()
         };
-        (encoded + self.bom_len) as u64
+        n as u64
     }
-}
-
-fn floor_char_boundary(s: &str, mut i: usize) -> usize {
-    while i > 0 && !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 /// Maps a `CA` label to an encoding, with aliases encoding_rs lacks.
@@ -323,7 +314,7 @@ mod tests {
         let d = decode(b"\xEF\xBB\xBF(;GM[1])");
         assert_eq!(d.text, "(;GM[1])");
         assert_eq!(d.bom_len, 3);
-        assert_eq!(d.file_offset(1), 4);
+        assert_eq!(d.encoded_len("(;"), 2);
     }
 
     #[test]

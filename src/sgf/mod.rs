@@ -11,7 +11,7 @@ pub mod scan;
 
 use sgf_parse::{parse_with_options, GameTree, ParseOptions};
 
-use crate::findings::{Code, Finding};
+use crate::findings::{Code, Finding, Location};
 use crate::game::{GameInfo, GameRecord};
 
 pub use decode::Decoded;
@@ -21,6 +21,8 @@ pub use scan::Scan;
 pub struct Collection<'a> {
     pub decoded: Decoded<'a>,
     pub scan: Scan,
+    /// Every problem offset located, sorted by offset (one sweep over the text).
+    locations: Vec<(usize, Location)>,
 }
 
 /// One game of a collection after parsing.
@@ -36,12 +38,43 @@ pub struct ParsedGame {
 pub fn read(bytes: &[u8]) -> Collection<'_> {
     let decoded = decode::decode(bytes);
     let scan = scan::scan(&decoded.text);
-    Collection { decoded, scan }
+    let mut offsets: Vec<usize> = scan.outside.iter().map(|p| p.offset).collect();
+    for t in &scan.trees {
+        offsets.extend(t.problems.iter().map(|p| p.offset));
+    }
+    offsets.push(decoded.text.len());
+    let locations = scan::locate_all(&decoded.text, &offsets, decoded.bom_len as u64, |seg| {
+        decoded.encoded_len(seg)
+    });
+    Collection {
+        decoded,
+        scan,
+        locations,
+    }
 }
 
 impl Collection<'_> {
-    fn locate(&self, offset: usize) -> crate::findings::Location {
-        scan::locate(&self.decoded.text, offset, self.decoded.file_offset(offset))
+    fn locate(&self, offset: usize) -> Location {
+        let i = self.locations.partition_point(|(o, _)| *o < offset);
+        match self.locations.get(i) {
+            Some((o, l)) if *o == offset => *l,
+            // Not precomputed (cannot happen for scan offsets): locate on its own.
+            _ => scan::locate_all(
+                &self.decoded.text,
+                &[offset],
+                self.decoded.bom_len as u64,
+                |s| self.decoded.encoded_len(s),
+            )
+            .first()
+            .map_or(
+                Location {
+                    offset: 0,
+                    line: 1,
+                    column: 1,
+                },
+                |x| x.1,
+            ),
+        }
     }
 
     /// Findings about the file as a whole: encoding and text outside game trees.

@@ -333,30 +333,51 @@ fn clip(s: &str) -> String {
     out
 }
 
-/// Line and column (1-based, column in characters) of a byte offset.
-pub fn line_column(text: &str, offset: usize) -> (u32, u32) {
-    let mut off = offset.min(text.len());
+/// Locates many byte offsets of `text` in one forward sweep: linear in the text
+/// plus the number of offsets, whatever the number of problems or line lengths.
+/// `encoded_len` gives the file bytes a piece of text took (for the file offset);
+/// `base` is the file offset of the text's first byte (a byte-order mark).
+pub fn locate_all(
+    text: &str,
+    offsets: &[usize],
+    base: u64,
+    encoded_len: impl Fn(&str) -> u64,
+) -> Vec<(usize, Location)> {
+    let mut sorted: Vec<usize> = offsets.iter().map(|&o| floor_boundary(text, o)).collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let (mut pos, mut line, mut column, mut file) = (0usize, 1u32, 1u32, base);
+    let mut out = Vec::with_capacity(sorted.len());
+    for off in sorted {
+        let seg = &text[pos..off];
+        file += encoded_len(seg);
+        for ch in seg.chars() {
+            if ch == '\n' {
+                line += 1;
+                column = 1;
+            } else {
+                column += 1;
+            }
+        }
+        pos = off;
+        out.push((
+            off,
+            Location {
+                offset: file,
+                line,
+                column,
+            },
+        ));
+    }
+    out
+}
+
+fn floor_boundary(text: &str, mut off: usize) -> usize {
+    off = off.min(text.len());
     while off > 0 && !text.is_char_boundary(off) {
         off -= 1;
     }
-    let before = &text.as_bytes()[..off];
-    let line = before.iter().filter(|&&c| c == b'\n').count() as u32 + 1;
-    let line_start = before
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .map_or(0, |p| p + 1);
-    let column = text[line_start..off].chars().count() as u32 + 1;
-    (line, column)
-}
-
-/// A [`Location`] for a byte offset of the decoded text.
-pub fn locate(text: &str, offset: usize, file_offset: u64) -> Location {
-    let (line, column) = line_column(text, offset);
-    Location {
-        offset: file_offset,
-        line,
-        column,
-    }
+    off
 }
 
 #[cfg(test)]
@@ -394,6 +415,22 @@ mod tests {
         let p = &s.trees[0].problems[0];
         assert_eq!(p.code, Code::MissingValue);
         assert_eq!(p.offset, 8);
-        assert_eq!(line_column("(;B[cc] gfhf;W[kk])", 8), (1, 9));
+        let l = locate_all("(;B[cc]\n gfhf;W[kk])", &[10, 2], 0, |s| s.len() as u64);
+        assert_eq!(
+            l[0].1,
+            Location {
+                offset: 2,
+                line: 1,
+                column: 3
+            }
+        );
+        assert_eq!(
+            l[1].1,
+            Location {
+                offset: 10,
+                line: 2,
+                column: 3
+            }
+        );
     }
 }
