@@ -352,22 +352,26 @@ impl Replayer {
             }
         }
         let size = self.board.size();
-        let at = format!("{} {} ({})", color.letter(), p.human(size), p.sgf());
+        // Built only when there is something to say: no allocation per legal move.
+        let at = || format!("{} {} ({})", color.letter(), p.human(size), p.sgf());
         for (kind, set) in by_kind {
             if set.is_empty() {
                 continue;
             }
             run.illegal(n, kind, Some(p), color, set, || match kind {
-                IllegalKind::Suicide => {
-                    format!("{at} is suicide: {self_captured} own stone(s) left without liberties")
-                }
-                IllegalKind::Ko => format!("{at} retakes the ko at once"),
+                IllegalKind::Suicide => format!(
+                    "{} is suicide: {self_captured} own stone(s) left without liberties",
+                    at()
+                ),
+                IllegalKind::Ko => format!("{} retakes the ko at once", at()),
                 _ if self_captured > 0 => format!(
-                    "{at} is suicide that recreates the position after move {}",
+                    "{} is suicide that recreates the position after move {}",
+                    at(),
                     earlier.unwrap_or(0)
                 ),
                 _ => format!(
-                    "{at} recreates the whole-board position after move {}",
+                    "{} recreates the whole-board position after move {}",
+                    at(),
                     earlier.unwrap_or(0)
                 ),
             });
@@ -379,8 +383,9 @@ impl Replayer {
                 Finding::new(
                     Code::NoResultRepetition,
                     format!(
-                        "{at} recreates the whole-board position after move {}: \
+                        "{} recreates the whole-board position after move {}: \
                          a possible no result under Japanese rule 12",
+                        at(),
                         earlier.unwrap_or(0)
                     ),
                 )
