@@ -50,8 +50,10 @@ impl Color {
         }
     }
 
+    /// 0 for Black, 1 for White: the index into per-colour arrays such as
+    /// `EndState::captures`.
     #[inline]
-    pub(crate) fn index(self) -> usize {
+    pub fn index(self) -> usize {
         match self {
             Color::Black => 0,
             Color::White => 1,

@@ -1,0 +1,136 @@
+//! File-system faults: each is reported with its path and the run goes on.
+#![cfg(unix)]
+
+mod common;
+
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+use std::process::Command;
+
+use sgfaudit::audit::AuditOptions;
+use sgfaudit::input::{Item, Source, Walk};
+use sgfaudit::pipeline::audit_item;
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sgfaudit-fs-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&d);
+    fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const GAME: &str = "(;GM[1]SZ[9];B[ee];W[cc])";
+
+fn jsonl(args: &[&str]) -> (i32, Vec<serde_json::Value>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", "--format", "jsonl", "-q"])
+        .args(args)
+        .output()
+        .unwrap();
+    let rows = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (out.status.code().unwrap_or(-1), rows)
+}
+
+#[test]
+fn symlink_loops_are_reported_and_the_walk_goes_on() {
+    let d = scratch("loop");
+    fs::write(d.join("a.sgf"), GAME).unwrap();
+    std::os::unix::fs::symlink(&d, d.join("back")).unwrap(); // points at an ancestor
+    std::os::unix::fs::symlink(d.join("self.sgf"), d.join("self.sgf")).unwrap(); // points at itself
+    let (code, rows) = jsonl(&[d.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let files: Vec<&str> = rows.iter().map(|r| r["file"].as_str().unwrap()).collect();
+    assert!(files.iter().any(|f| f.ends_with("/a.sgf")));
+    let back = rows
+        .iter()
+        .find(|r| r["file"].as_str().unwrap().ends_with("/back"))
+        .unwrap();
+    assert_eq!(back["status"], "error");
+    assert!(back["error"].as_str().unwrap().contains("symlink loop"));
+    let me = rows
+        .iter()
+        .find(|r| r["file"].as_str().unwrap().ends_with("/self.sgf"))
+        .unwrap();
+    assert_eq!(me["findings"][0]["code"], "F001");
+    let _ = fs::remove_dir_all(&d);
+}
+
+#[test]
+fn non_utf8_file_names_are_audited() {
+    let d = scratch("name");
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.sgf");
+    fs::write(d.join(name), GAME).unwrap();
+    let (code, rows) = jsonl(&[d.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["status"], "ok");
+    assert!(rows[0]["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("caf\u{fffd}.sgf"));
+    let _ = fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_file_that_disappears_before_it_is_read_is_reported() {
+    let d = scratch("gone");
+    let p = d.join("gone.sgf");
+    fs::write(&p, GAME).unwrap();
+    let items: Vec<Item> = Walk::new(vec![d.to_string_lossy().into_owned()]).collect();
+    assert_eq!(items.len(), 1);
+    fs::remove_file(&p).unwrap();
+    let r = audit_item(&items[0], &AuditOptions::default());
+    assert_eq!(r.games[0].findings[0].code.id(), "F001");
+    assert!(r.games[0].findings[0].message.contains("no such file"));
+    let _ = fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_directory_where_a_file_was_expected() {
+    let d = scratch("dir");
+    // A directory named like a game file is walked, not read.
+    fs::create_dir_all(d.join("x.sgf")).unwrap();
+    fs::write(d.join("x.sgf/inner.sgf"), GAME).unwrap();
+    let (_, rows) = jsonl(&[d.to_str().unwrap()]);
+    assert_eq!(rows.len(), 1);
+    assert!(rows[0]["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("x.sgf/inner.sgf"));
+    // A path that turned into a directory after the walk: reported, not fatal.
+    let item = Item {
+        name: "x.sgf".into(),
+        source: Source::File(d.join("x.sgf")),
+    };
+    let r = audit_item(&item, &AuditOptions::default());
+    assert_eq!(r.games[0].findings[0].code.id(), "F001");
+    let _ = fs::remove_dir_all(&d);
+}
+
+#[test]
+fn unreadable_and_missing_paths_are_reported_and_others_audited() {
+    let d = scratch("unreadable");
+    fs::write(d.join("ok.sgf"), GAME).unwrap();
+    // /proc/self/mem exists but cannot be read from the start: a real I/O error,
+    // even for root (who reads files whatever their permission bits).
+    let list = d.join("list.txt");
+    fs::write(
+        &list,
+        format!(
+            "{}\n/proc/self/mem\n{}\n",
+            d.join("ok.sgf").display(),
+            d.join("missing.sgf").display()
+        ),
+    )
+    .unwrap();
+    let (code, rows) = jsonl(&["--file-list", list.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(rows.len(), 3, "every input appears");
+    assert_eq!(rows[0]["status"], "ok");
+    assert_eq!(rows[1]["findings"][0]["code"], "F001");
+    assert_eq!(rows[2]["findings"][0]["code"], "F001");
+    let _ = fs::remove_dir_all(&d);
+}
