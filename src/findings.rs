@@ -95,6 +95,7 @@ codes! {
     SekiReadingsDiffer = "C605", "seki-readings-differ", Info, "The strict and customary readings of Japanese rule 8 find different seki eye points.";
     // X: internal
     InternalError = "X900", "internal-error", Error, "A bug in sgfaudit while handling this game; the run went on.";
+    FindingsOmitted = "X901", "findings-omitted", Info, "A game had more than 10,000 findings; the rest are counted per code, not listed (its verdicts stay complete).";
 }
 
 /// A place in the source text.

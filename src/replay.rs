@@ -17,7 +17,8 @@ use crate::board::{Board, Color, Point, MAX_CELLS, PLAYER_KEY};
 use crate::findings::{Code, Finding};
 use crate::game::{Event, GameRecord, MoveKind};
 use crate::rules::{
-    self, IllegalKind, PlacementFacts, Repetition, RuleOptions, Ruleset, RulesetSet, SameColour,
+    self, AgaSuperko, IllegalKind, PlacementFacts, Repetition, RuleOptions, Ruleset, RulesetSet,
+    SameColour,
 };
 
 /// An illegal move under one ruleset.
@@ -104,8 +105,9 @@ pub struct Replayer {
     scratch: Box<[u8; MAX_CELLS]>,
     history: Vec<Entry>,
     positional: PositionMap,
-    natural: PositionMap,
-    situational: PositionMap,
+    /// Positions keyed by the player who made them (`hash ^ PLAYER_KEY`): after
+    /// placements, plus after passes for plain situational superko (AGA rule 6).
+    own: PositionMap,
 }
 
 impl Default for Replayer {
@@ -118,8 +120,7 @@ impl Default for Replayer {
 #[derive(Clone, Copy)]
 enum Map {
     Positional,
-    Natural,
-    Situational,
+    Own,
 }
 
 impl Replayer {
@@ -129,8 +130,7 @@ impl Replayer {
             scratch: Box::new([0; MAX_CELLS]),
             history: Vec::new(),
             positional: PositionMap::default(),
-            natural: PositionMap::default(),
-            situational: PositionMap::default(),
+            own: PositionMap::default(),
         }
     }
 
@@ -147,11 +147,7 @@ impl Replayer {
         self.board.reserve_moves(events);
         self.history.clear();
         self.history.reserve(events + 1);
-        for m in [
-            &mut self.positional,
-            &mut self.natural,
-            &mut self.situational,
-        ] {
+        for m in [&mut self.positional, &mut self.own] {
             m.clear();
             m.reserve(events + 1);
         }
@@ -183,8 +179,7 @@ impl Replayer {
         if self.history.is_empty() {
             let idx = self.push_entry(0);
             let key = self.board.hash() ^ PLAYER_KEY[first_mover.opponent().index()];
-            self.natural.insert(key, idx);
-            self.situational.insert(key, idx);
+            self.own.insert(key, idx);
         }
     }
 
@@ -196,7 +191,7 @@ impl Replayer {
         }
         run.ko_ban = None;
         if run.moves > 0 {
-            run.findings.push(
+            run.note(
                 Finding::new(
                     Code::SetupInGame,
                     format!(
@@ -216,8 +211,7 @@ impl Replayer {
     fn repetition(&mut self, map: Map, key: u64) -> Option<(Repetition, u32)> {
         let m = match map {
             Map::Positional => &self.positional,
-            Map::Natural => &self.natural,
-            Map::Situational => &self.situational,
+            Map::Own => &self.own,
         };
         let idx = *m.get(&key)?;
         let entry = self.history[idx as usize];
@@ -249,7 +243,9 @@ impl Replayer {
                 run.consecutive_passes += 1;
                 run.end.passes[color.index()] += 1;
                 let idx = self.push_entry(n);
-                self.situational.insert(self.board.hash() ^ player, idx);
+                if run.opts.aga_superko == AgaSuperko::Situational {
+                    self.own.insert(self.board.hash() ^ player, idx);
+                }
             }
             MoveKind::OffBoard { .. } | MoveKind::Unreadable => {
                 self.unplayable(run, n, color, kind)
@@ -279,20 +275,17 @@ impl Replayer {
                 run.end.captures[color.opponent().index()] += placed.self_captured;
                 let hash = self.board.hash();
                 let positional = self.repetition(Map::Positional, hash);
-                let natural = self.repetition(Map::Natural, hash ^ player);
-                let situational = self.repetition(Map::Situational, hash ^ player);
+                let own = self.repetition(Map::Own, hash ^ player);
                 let facts = PlacementFacts {
                     self_captured: placed.self_captured,
                     retakes_banned_ko: ko_ban == Some((cell, color)),
                     positional: positional.map(|r| r.0),
-                    natural_situational: natural.map(|r| r.0),
-                    situational: situational.map(|r| r.0),
+                    own_position: own.map(|r| r.0),
                 };
-                let earlier = positional.or(natural).or(situational).map(|r| r.1);
+                let earlier = positional.or(own).map(|r| r.1);
                 self.judge(run, n, p, color, &facts, earlier, placed.self_captured);
                 let idx = self.push_entry(n);
-                self.natural.insert(hash ^ player, idx);
-                self.situational.insert(hash ^ player, idx);
+                self.own.insert(hash ^ player, idx);
                 if placed.captured == 1
                     && placed.single_stone_one_liberty
                     && placed.self_captured == 0
@@ -379,7 +372,7 @@ impl Replayer {
         let j = &mut run.verdicts[Ruleset::Japanese.index()];
         if j.no_result.is_none() && rules::japanese_no_result(facts, japanese_illegal) {
             j.no_result = Some(n);
-            run.findings.push(
+            run.note(
                 Finding::new(
                     Code::NoResultRepetition,
                     format!(
@@ -410,9 +403,13 @@ struct Run {
     consecutive_passes: u32,
     ko_ban: Option<(u16, Color)>,
     findings: Vec<Finding>,
+    omitted: std::collections::BTreeMap<Code, u64>,
     verdicts: [Verdict; 3],
     end: EndState,
 }
+
+/// Findings kept per game; see [`Run::note`].
+pub const MAX_FINDINGS: usize = 10_000;
 
 impl Run {
     fn new(record: &GameRecord, opts: &RuleOptions) -> Run {
@@ -505,6 +502,7 @@ impl Run {
             consecutive_passes: 0,
             ko_ban: None,
             findings,
+            omitted: Default::default(),
             verdicts: Default::default(),
             end: EndState {
                 handicap_stones,
@@ -527,7 +525,7 @@ impl Run {
         if let Some(expected) = self.to_move {
             if expected != color {
                 if n == 1 {
-                    self.findings.push(
+                    self.note(
                         Finding::new(
                             Code::FirstPlayer,
                             format!(
@@ -542,7 +540,7 @@ impl Run {
                 } else if self.reads_as_omitted_pass() {
                     let opp = color.opponent();
                     self.end.passes[opp.index()] += 1;
-                    self.findings.push(
+                    self.note(
                         Finding::new(
                             Code::OmittedPass,
                             format!(
@@ -565,6 +563,16 @@ impl Run {
         self.to_move = Some(color.opponent());
     }
 
+    /// Records a finding, keeping at most [`MAX_FINDINGS`] per game (a pathological
+    /// record can have millions); the rest are counted per code and summarised.
+    fn note(&mut self, f: Finding) {
+        if self.findings.len() < MAX_FINDINGS {
+            self.findings.push(f);
+        } else {
+            *self.omitted.entry(f.code).or_default() += 1;
+        }
+    }
+
     fn reads_as_omitted_pass(&self) -> bool {
         match self.opts.same_colour {
             SameColour::Auto => self.machine_written,
@@ -577,7 +585,7 @@ impl Run {
     fn note_placement(&mut self) {
         if self.consecutive_passes >= 2 {
             self.end.resumed = true;
-            self.findings.push(
+            self.note(
                 Finding::new(
                     Code::PlayAfterEnd,
                     format!(
@@ -608,7 +616,7 @@ impl Run {
                 color,
             });
         }
-        self.findings.push(
+        self.note(
             Finding::new(kind.code(), message())
                 .at_move(n)
                 .with_point(point)
@@ -619,6 +627,17 @@ impl Run {
 
     fn finish(mut self) -> ReplayOutcome {
         self.end.trailing_passes = self.consecutive_passes;
+        for (code, n) in std::mem::take(&mut self.omitted) {
+            self.findings.push(Finding::new(
+                Code::FindingsOmitted,
+                format!(
+                    "{n} more {} ({}) finding(s) in this game are not listed; \
+                     the per-ruleset verdicts list every illegal move",
+                    code.id(),
+                    code.name()
+                ),
+            ));
+        }
         ReplayOutcome {
             moves: self.moves,
             findings: self.findings,

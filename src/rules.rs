@@ -178,12 +178,11 @@ pub struct PlacementFacts {
     pub retakes_banned_ko: bool,
     /// The resulting board equals some earlier board of the game (any player).
     pub positional: Option<Repetition>,
-    /// ... equals a board that arose right after one of the mover's own placements
-    /// (or the initial board, when the mover is the player who did not move first).
-    pub natural_situational: Option<Repetition>,
-    /// ... equals a board that arose right after any of the mover's own moves,
-    /// passes included (or the initial board, as above).
-    pub situational: Option<Repetition>,
+    /// ... equals a board the mover itself made: right after one of its own
+    /// placements (natural situational superko), or also after its passes (plain
+    /// situational superko), per [`RuleOptions::aga_superko`]. The starting position
+    /// counts as made by the player who does not move first.
+    pub own_position: Option<Repetition>,
 }
 
 /// AGA rule 5: "It is illegal for a player to create a string of own stones
@@ -197,13 +196,12 @@ pub fn suicide_forbidden(r: Ruleset, opts: &RuleOptions) -> bool {
     }
 }
 
-/// AGA rule 6 with the commentary's natural situational superko (or, by option,
-/// plain situational superko).
-fn aga_repetition(f: &PlacementFacts, opts: &RuleOptions) -> Option<Repetition> {
-    match opts.aga_superko {
-        AgaSuperko::Natural => f.natural_situational,
-        AgaSuperko::Situational => f.situational,
-    }
+/// AGA rule 6: "illegal to recreate an earlier board position on the same
+/// player's turn", with the commentary's natural situational superko (or, by option,
+/// plain situational superko): the replay remembers the positions each player made
+/// under the chosen variant (`own_position`).
+fn aga_repetition(f: &PlacementFacts) -> Option<Repetition> {
+    f.own_position
 }
 
 /// Japanese rule 6 (basic ko): a player whose stone was captured in a ko may not
@@ -224,7 +222,7 @@ pub fn judge_placement(r: Ruleset, f: &PlacementFacts, opts: &RuleOptions) -> Op
         return Some(IllegalKind::Suicide);
     }
     let rep = match r {
-        Ruleset::Aga => aga_repetition(f, opts),
+        Ruleset::Aga => aga_repetition(f),
         Ruleset::Japanese => japanese_ko(f),
         Ruleset::Swedish => swedish_repetition(f),
     };
@@ -278,17 +276,18 @@ mod tests {
     }
 
     #[test]
-    fn aga_variant_chooses_the_position_set() {
+    fn aga_judges_the_positions_the_mover_made() {
         let f = PlacementFacts {
-            situational: Some(Repetition::Earlier),
+            own_position: Some(Repetition::Earlier),
             ..Default::default()
         };
-        let mut opts = RuleOptions::default();
-        assert_eq!(judge_placement(Ruleset::Aga, &f, &opts), None);
-        opts.aga_superko = AgaSuperko::Situational;
+        let opts = RuleOptions::default();
         assert_eq!(
             judge_placement(Ruleset::Aga, &f, &opts),
             Some(IllegalKind::Superko)
         );
+        // Japanese rules have no superko; Swedish judges the positional set.
+        assert_eq!(judge_placement(Ruleset::Japanese, &f, &opts), None);
+        assert_eq!(judge_placement(Ruleset::Swedish, &f, &opts), None);
     }
 }

@@ -83,126 +83,169 @@ fn identifier(p: &Prop) -> String {
 
 /// Converts one parsed Go game tree (its main line) into a record.
 pub fn convert(root: &SgfNode<Prop>) -> Converted {
-    let mut findings = Vec::new();
-    let mut info = GameInfo::default();
-    let mut size: Option<u8> = Some(19);
-    let mut size_error = None;
-    let mut handicap = 0u32;
-    let mut komi = None;
-    let mut first_player = None;
-    let mut machine = false;
+    let mut c = Converter::start(root);
+    for node in root.main_variation() {
+        c.node(node);
+    }
+    c.finish()
+}
 
-    for prop in root.properties() {
-        match prop {
-            Prop::SZ((w, h)) => {
-                if w != h {
-                    size = None;
-                    size_error = Some(format!("SZ[{w}:{h}]: rectangular boards are not supported"));
-                } else if *w == 0 || usize::from(*w) > MAX_SIZE {
-                    size = None;
-                    size_error = Some(format!("SZ[{w}] is outside 1..=52"));
-                } else {
-                    size = Some(*w);
+/// Builds a record node by node, so that a long main line can be parsed and
+/// converted in chunks (see `sgf::parse_game`).
+pub struct Converter {
+    record: Option<GameRecord>,
+    info: GameInfo,
+    error: Option<String>,
+    findings: Vec<Finding>,
+    markup: Option<Markup>,
+    moves: u32,
+    ids: Vec<String>,
+}
+
+impl Converter {
+    /// Reads the game information of the root node (the root's moves and setup
+    /// come with [`Converter::node`], like any other node).
+    pub fn start(root: &SgfNode<Prop>) -> Converter {
+        let mut findings = Vec::new();
+        let mut info = GameInfo::default();
+        let mut size: Option<u8> = Some(19);
+        let mut size_error = None;
+        let mut handicap = 0u32;
+        let mut komi = None;
+        let mut first_player = None;
+        let mut machine = false;
+
+        for prop in root.properties() {
+            match prop {
+                Prop::SZ((w, h)) => {
+                    if w != h {
+                        size = None;
+                        size_error =
+                            Some(format!("SZ[{w}:{h}]: rectangular boards are not supported"));
+                    } else if *w == 0 || usize::from(*w) > MAX_SIZE {
+                        size = None;
+                        size_error = Some(format!("SZ[{w}] is outside 1..=52"));
+                    } else {
+                        size = Some(*w);
+                    }
                 }
-            }
-            Prop::Invalid(id, v) if id == "SZ" => {
-                size = None;
-                size_error = Some(format!(
-                    "SZ[{}] is not a board size in 1..=52",
-                    v.join("][")
-                ));
-            }
-            Prop::GM(g) if *g != 1 => {
-                size = None;
-                size_error = Some(format!("GM[{g}] is not Go (GM[1])"));
-            }
-            Prop::HA(h) => handicap = u32::try_from(*h).unwrap_or(0),
-            Prop::Invalid(id, v) if id == "HA" => {
-                let raw = v.first().map(|s| s.trim()).unwrap_or("");
-                if raw != "0" && raw != "1" && !raw.is_empty() {
-                    findings.push(Finding::new(
-                        Code::BadPropertyValue,
-                        format!("HA[{raw}] is not a handicap; ignored"),
+                Prop::Invalid(id, v) if id == "SZ" => {
+                    size = None;
+                    size_error = Some(format!(
+                        "SZ[{}] is not a board size in 1..=52",
+                        v.join("][")
                     ));
                 }
-            }
-            Prop::KM(k) if k.is_finite() => komi = Some(*k),
-            Prop::KM(_) => {}
-            Prop::Invalid(id, v) if id == "KM" => {
-                let raw = v.first().map(String::as_str).unwrap_or("");
-                match raw.trim().replace(',', ".").parse::<f64>() {
-                    Ok(k) if k.is_finite() => komi = Some(k),
-                    _ => findings.push(Finding::new(
-                        Code::BadPropertyValue,
-                        format!("KM[{raw}] is not a number; ignored"),
-                    )),
+                Prop::GM(g) if *g != 1 => {
+                    size = None;
+                    size_error = Some(format!("GM[{g}] is not Go (GM[1])"));
                 }
-            }
-            Prop::PL(c) => {
-                first_player = Some(match c {
-                    sgf_parse::Color::Black => Color::Black,
-                    sgf_parse::Color::White => Color::White,
-                })
-            }
-            Prop::AP((name, _)) => {
-                machine = true;
-                info.application = Some(name.text.clone());
-            }
-            Prop::Invalid(id, v) if id == "AP" => {
-                machine = true;
-                info.application = v.first().cloned();
-            }
-            Prop::Invalid(id, v) if id == "FF" => findings.push(Finding::new(
-                Code::UnusualFileFormat,
-                format!("FF[{}] is not an SGF version 1-4", v.join("][")),
-            )),
-            Prop::RU(t) => info.rules = Some(t.text.clone()),
-            Prop::RE(t) => info.result = Some(t.text.clone()),
-            Prop::PB(t) => info.black = Some(t.text.clone()),
-            Prop::PW(t) => info.white = Some(t.text.clone()),
-            Prop::DT(t) => info.date = Some(t.text.clone()),
-            _ => {}
-        }
-        if !machine {
-            if let Some(t) = text_of(prop) {
-                let lower = t.to_ascii_lowercase();
-                if !matches!(prop, Prop::CA(_) | Prop::RE(_) | Prop::RU(_))
-                    && MACHINE_MARKS.iter().any(|m| lower.contains(m))
-                {
+                Prop::HA(h) => handicap = u32::try_from(*h).unwrap_or(0),
+                Prop::Invalid(id, v) if id == "HA" => {
+                    let raw = v.first().map(|s| s.trim()).unwrap_or("");
+                    if raw != "0" && raw != "1" && !raw.is_empty() {
+                        findings.push(Finding::new(
+                            Code::BadPropertyValue,
+                            format!("HA[{raw}] is not a handicap; ignored"),
+                        ));
+                    }
+                }
+                Prop::KM(k) if k.is_finite() => komi = Some(*k),
+                Prop::KM(_) => {}
+                Prop::Invalid(id, v) if id == "KM" => {
+                    let raw = v.first().map(String::as_str).unwrap_or("");
+                    match raw.trim().replace(',', ".").parse::<f64>() {
+                        Ok(k) if k.is_finite() => komi = Some(k),
+                        _ => findings.push(Finding::new(
+                            Code::BadPropertyValue,
+                            format!("KM[{raw}] is not a number; ignored"),
+                        )),
+                    }
+                }
+                Prop::PL(c) => {
+                    first_player = Some(match c {
+                        sgf_parse::Color::Black => Color::Black,
+                        sgf_parse::Color::White => Color::White,
+                    })
+                }
+                Prop::AP((name, _)) => {
                     machine = true;
+                    info.application = Some(name.text.clone());
+                }
+                Prop::Invalid(id, v) if id == "AP" => {
+                    machine = true;
+                    info.application = v.first().cloned();
+                }
+                Prop::Invalid(id, v) if id == "FF" => findings.push(Finding::new(
+                    Code::UnusualFileFormat,
+                    format!("FF[{}] is not an SGF version 1-4", v.join("][")),
+                )),
+                Prop::RU(t) => info.rules = Some(t.text.clone()),
+                Prop::RE(t) => info.result = Some(t.text.clone()),
+                Prop::PB(t) => info.black = Some(t.text.clone()),
+                Prop::PW(t) => info.white = Some(t.text.clone()),
+                Prop::DT(t) => info.date = Some(t.text.clone()),
+                _ => {}
+            }
+            if !machine {
+                if let Some(t) = text_of(prop) {
+                    let lower = t.to_ascii_lowercase();
+                    if !matches!(prop, Prop::CA(_) | Prop::RE(_) | Prop::RU(_))
+                        && MACHINE_MARKS.iter().any(|m| lower.contains(m))
+                    {
+                        machine = true;
+                    }
                 }
             }
+        }
+
+        let Some(size) = size else {
+            let why = size_error.unwrap_or_else(|| "unusable board size".into());
+            let code = if why.starts_with("GM") {
+                Code::NotGo
+            } else {
+                Code::BadSize
+            };
+            findings.push(Finding::new(code, why.clone()));
+            return Converter {
+                record: None,
+                info,
+                error: Some(why),
+                findings,
+                markup: None,
+                moves: 0,
+                ids: Vec::new(),
+            };
+        };
+
+        Converter {
+            record: Some(GameRecord {
+                size,
+                handicap,
+                komi,
+                first_player,
+                machine_written: machine,
+                ..Default::default()
+            }),
+            info,
+            error: None,
+            findings,
+            markup: None,
+            moves: 0,
+            ids: Vec::new(),
         }
     }
 
-    let Some(size) = size else {
-        let why = size_error.unwrap_or_else(|| "unusable board size".into());
-        let code = if why.starts_with("GM") {
-            Code::NotGo
-        } else {
-            Code::BadSize
+    /// Adds one node of the main line.
+    pub fn node(&mut self, node: &SgfNode<Prop>) {
+        let Some(record) = self.record.as_mut() else {
+            return;
         };
-        findings.push(Finding::new(code, why.clone()));
-        return Converted {
-            record: None,
-            info,
-            error: Some(why),
-            findings,
-        };
-    };
-
-    let mut record = GameRecord {
-        size,
-        handicap,
-        komi,
-        first_player,
-        machine_written: machine,
-        ..Default::default()
-    };
-    let mut markup: Option<Markup> = None;
-    let mut moves = 0u32;
-    let mut ids: Vec<String> = Vec::new();
-    for node in root.main_variation() {
+        let size = record.size;
+        let findings = &mut self.findings;
+        let ids = &mut self.ids;
+        let mut markup = self.markup.take();
+        let mut moves = self.moves;
         let setup_start = record.setup.len() as u32;
         let mut node_moves: Vec<(Color, MoveKind)> = Vec::new();
         let mut node_markup: Option<Markup> = None;
@@ -334,18 +377,24 @@ pub fn convert(root: &SgfNode<Prop>) -> Converted {
             m.black_territory.extend(nm.black_territory);
             m.white_territory.extend(nm.white_territory);
         }
+        self.markup = markup;
+        self.moves = moves;
     }
-    if let Some(m) = markup.as_mut() {
-        for v in [&mut m.black_territory, &mut m.white_territory] {
-            v.sort_by_key(|p| (p.y, p.x));
-            v.dedup();
+
+    /// The record, or why there is none.
+    pub fn finish(mut self) -> Converted {
+        if let (Some(record), Some(mut m)) = (self.record.as_mut(), self.markup.take()) {
+            for v in [&mut m.black_territory, &mut m.white_territory] {
+                v.sort_by_key(|p| (p.y, p.x));
+                v.dedup();
+            }
+            record.markup = Some(m);
         }
-    }
-    record.markup = markup;
-    Converted {
-        record: Some(record),
-        info,
-        error: None,
-        findings,
+        Converted {
+            record: self.record,
+            info: self.info,
+            error: self.error,
+            findings: self.findings,
+        }
     }
 }

@@ -139,6 +139,9 @@ impl Collection<'_> {
                 .located(self.locate(self.decoded.text.len())),
             );
         }
+        if span.nodes > CHUNKED_ABOVE_NODES {
+            return self.parse_long_game(src, span.nodes, findings);
+        }
         let strict = ParseOptions::default();
         let tree = match parse_with_options(src, &strict) {
             Ok(trees) => first_tree(trees),
@@ -221,6 +224,93 @@ impl Collection<'_> {
                     findings,
                 }
             }
+        }
+    }
+}
+
+/// Games with more nodes than this are parsed in chunks of [`CHUNK_NODES`] main-line
+/// nodes: sgf-parse holds every token and node of what it parses, about 300 bytes
+/// a node, so a million-move game would need hundreds of megabytes at once.
+const CHUNKED_ABOVE_NODES: u64 = 50_000;
+const CHUNK_NODES: usize = 4_096;
+
+impl Collection<'_> {
+    /// Parses the main line of a very long game chunk by chunk, each chunk with
+    /// sgf-parse as a small game tree of its own, and converts node by node.
+    fn parse_long_game(&self, src: &str, total: u64, mut findings: Vec<Finding>) -> ParsedGame {
+        let nodes = scan::main_line_nodes(src);
+        let mut converter: Option<convert::Converter> = None;
+        let mut text = String::new();
+        let mut kept = 0u64;
+        for chunk in nodes.chunks(CHUNK_NODES) {
+            text.clear();
+            text.push('(');
+            for &(s, e) in chunk {
+                text.push_str(&src[s..e]);
+            }
+            text.push(')');
+            let (tree, error) = match parse_with_options(&text, &ParseOptions::default()) {
+                Ok(trees) => (first_tree(trees), None),
+                Err(e) => {
+                    let lenient = ParseOptions {
+                        lenient: true,
+                        ..ParseOptions::default()
+                    };
+                    let trees = parse_with_options(&text, &lenient).unwrap_or_default();
+                    (first_tree(trees), Some(e))
+                }
+            };
+            let Some(GameTree::GoGame(root)) = tree else {
+                if let Some(GameTree::Unknown(root)) = tree {
+                    convert::dismantle(root);
+                }
+                if converter.is_none() {
+                    let why = "GM says this is not Go, or the game could not be parsed".to_string();
+                    findings.push(Finding::new(Code::NotGo, why.clone()));
+                    return ParsedGame {
+                        record: None,
+                        info: GameInfo::default(),
+                        error: Some(why),
+                        findings,
+                    };
+                }
+                break;
+            };
+            let c = converter.get_or_insert_with(|| convert::Converter::start(&root));
+            let mut n = 0u64;
+            for node in root.main_variation() {
+                c.node(node);
+                n += 1;
+            }
+            convert::dismantle(root);
+            kept += n;
+            if let Some(e) = error {
+                findings.push(Finding::new(
+                    Code::LenientRecovery,
+                    format!(
+                        "sgf-parse: {e}; kept {kept} main-line node(s) of about {total}, \
+                         the rest of the game was skipped"
+                    ),
+                ));
+                break;
+            }
+        }
+        let Some(c) = converter else {
+            findings.push(Finding::new(Code::ParseFailed, "no node could be parsed"));
+            return ParsedGame {
+                record: None,
+                info: GameInfo::default(),
+                error: Some("the game tree could not be parsed".into()),
+                findings,
+            };
+        };
+        let c = c.finish();
+        findings.extend(c.findings);
+        ParsedGame {
+            record: c.record,
+            info: c.info,
+            error: c.error,
+            findings,
         }
     }
 }

@@ -291,6 +291,50 @@ pub fn scan(text: &str) -> Scan {
     out
 }
 
+/// The byte ranges of the nodes of a game tree's main line (first variation at
+/// every branch), each from its `;` to just before the next `;`, `(` or `)`.
+/// Escape-aware and iterative; used to parse very long games in chunks.
+pub fn main_line_nodes(src: &str) -> Vec<(usize, usize)> {
+    let b = src.as_bytes();
+    let mut nodes = Vec::new();
+    let mut open: Option<usize> = None;
+    let mut i = match b.iter().position(|&c| c == b'(') {
+        Some(p) => p + 1,
+        None => return nodes,
+    };
+    let close = |open: &mut Option<usize>, end: usize, nodes: &mut Vec<(usize, usize)>| {
+        if let Some(s) = open.take() {
+            nodes.push((s, end));
+        }
+    };
+    while i < b.len() {
+        match b[i] {
+            b'[' => match value_end(b, i + 1) {
+                Some(e) => i = e + 1,
+                None => break,
+            },
+            b';' => {
+                close(&mut open, i, &mut nodes);
+                open = Some(i);
+                i += 1;
+            }
+            // The main line goes on inside the first variation.
+            b'(' => {
+                close(&mut open, i, &mut nodes);
+                i += 1;
+            }
+            // The end of the main line's deepest sequence: the main line ends.
+            b')' => {
+                close(&mut open, i, &mut nodes);
+                return nodes;
+            }
+            _ => i += 1,
+        }
+    }
+    close(&mut open, b.len(), &mut nodes);
+    nodes
+}
+
 fn is_structural(c: u8) -> bool {
     matches!(c, b'(' | b')' | b';' | b'[') || c.is_ascii_alphabetic() || c.is_ascii_whitespace()
 }
@@ -314,7 +358,7 @@ fn skip_outside(b: &[u8], mut i: usize) -> usize {
 }
 
 /// The offset of the `]` closing a value that starts at `i`, honouring `\` escapes.
-fn value_end(b: &[u8], mut i: usize) -> Option<usize> {
+pub(crate) fn value_end(b: &[u8], mut i: usize) -> Option<usize> {
     while i < b.len() {
         match b[i] {
             b']' => return Some(i),
@@ -401,6 +445,16 @@ mod tests {
         assert_eq!(s.trees[0].unclosed, 1);
         assert_eq!(s.trees[0].problems[0].code, Code::UnterminatedValue);
         assert_eq!(s.trees[0].problems[0].offset, 3);
+    }
+
+    #[test]
+    fn main_line_follows_first_variations() {
+        let src = "(;GM[1]C[a;(b)];B[aa](;W[bb];B[cc])(;W[dd]))";
+        let nodes: Vec<&str> = main_line_nodes(src)
+            .iter()
+            .map(|&(s, e)| &src[s..e])
+            .collect();
+        assert_eq!(nodes, [";GM[1]C[a;(b)]", ";B[aa]", ";W[bb]", ";B[cc]"]);
     }
 
     #[test]
