@@ -349,14 +349,28 @@ impl Board {
     /// (`AE`), keeping strings and liberties consistent. Strings left without
     /// liberties by setup stay on the board, as SGF setup demands.
     pub fn set_point(&mut self, p: Point, color: Option<Color>) {
-        let cell = self.cell(p);
-        let want = color.map_or(EMPTY, Color::cell);
-        if self.cells[usize::from(cell)] == want {
-            return;
+        self.set_points(std::iter::once((p, color)));
+    }
+
+    /// Applies a node's setup stones at once (points off the board are skipped),
+    /// then rebuilds the strings once: setup is rare, and exactness matters more
+    /// than incremental cleverness here.
+    pub fn set_points(&mut self, points: impl IntoIterator<Item = (Point, Option<Color>)>) {
+        let mut changed = false;
+        for (p, color) in points {
+            if !self.contains(p) {
+                continue;
+            }
+            let cell = self.cell(p);
+            let want = color.map_or(EMPTY, Color::cell);
+            if self.cells[usize::from(cell)] != want {
+                self.set(cell, want);
+                changed = true;
+            }
         }
-        // Setup is rare: rebuild the strings from the colours, simply and exactly.
-        self.set(cell, want);
-        self.rebuild_strings();
+        if changed {
+            self.rebuild_strings();
+        }
     }
 
     /// Whether the board now equals the board as it was when the change log had
@@ -465,15 +479,17 @@ impl Board {
     }
 
     fn rebuild_strings(&mut self) {
-        let cells: Vec<u16> = self.cells().collect();
-        for &c in &cells {
+        let n = usize::from(self.size);
+        let stride = self.stride;
+        let cells = (0..n).flat_map(move |y| (0..n).map(move |x| ((y + 1) * stride + x + 1) as u16));
+        for c in cells.clone() {
             let ci = usize::from(c);
             self.head[ci] = c;
             self.next[ci] = c;
             self.stones[ci] = 1;
             self.libs[ci] = 0;
         }
-        for &c in &cells {
+        for c in cells {
             let v = self.cells[usize::from(c)];
             if v != BLACK && v != WHITE {
                 continue;

@@ -184,11 +184,7 @@ impl Replayer {
     }
 
     fn setup(&mut self, run: &mut Run, points: &[(Point, Option<Color>)], event_index: usize) {
-        for &(p, c) in points {
-            if self.board.contains(p) {
-                self.board.set_point(p, c);
-            }
-        }
+        self.board.set_points(points.iter().copied());
         run.ko_ban = None;
         if run.moves > 0 {
             run.note(
