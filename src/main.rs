@@ -152,6 +152,12 @@ struct CheckArgs {
     inject_fault: Option<String>,
 }
 
+/// sgf-parse allocates a String per property identifier and value; the system
+/// allocator spent about a third of the single-thread profile on those small
+/// allocations (perf, real corpus). mimalloc handles them much faster.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         eprintln!("sgfaudit: internal error: {info}");
