@@ -176,7 +176,10 @@ pub fn analyse(board: &Board, dead: &[Point]) -> FinalPosition {
 
     // Liberties per chain (counted once per point).
     let chains = chain_color.len();
+    // The first three liberties of each chain are remembered: enough to decide
+    // whether filling a point leaves a chain at least two liberties.
     let mut libs = vec![0u32; chains];
+    let mut first_libs = vec![[NONE; 3]; chains];
     let mut last_seen = vec![NONE; chains];
     for i in 0..n * n {
         if g.cells[i].is_some() {
@@ -186,6 +189,10 @@ pub fn analyse(board: &Board, dead: &[Point]) -> FinalPosition {
             let c = chain[j];
             if c != NONE && last_seen[c as usize] != i as u32 {
                 last_seen[c as usize] = i as u32;
+                let k = libs[c as usize] as usize;
+                if k < 3 {
+                    first_libs[c as usize][k] = i as u32;
+                }
                 libs[c as usize] += 1;
             }
         }
@@ -231,7 +238,7 @@ pub fn analyse(board: &Board, dead: &[Point]) -> FinalPosition {
         if adjacent.is_empty() {
             continue;
         }
-        let true_seki = is_seki_point(&g, i, &chain, &chain_color, &libs);
+        let true_seki = is_seki_point(&g, i, &chain, &chain_color, &libs, &first_libs);
         for c in adjacent {
             let root = find(&mut parent, c) as usize;
             seki_strict[root] = true;
@@ -270,39 +277,54 @@ pub fn analyse(board: &Board, dead: &[Point]) -> FinalPosition {
 
 /// Whether every colour that borders dame point `i` would put its own chain in
 /// atari (one liberty or none) by filling it: a true seki liberty.
-fn is_seki_point(g: &Grid, i: usize, chain: &[u32], color: &[Color], libs: &[u32]) -> bool {
+fn is_seki_point(
+    g: &Grid,
+    i: usize,
+    chain: &[u32],
+    color: &[Color],
+    libs: &[u32],
+    first_libs: &[[u32; 3]],
+) -> bool {
     let mut any = false;
     for c in [Color::Black, Color::White] {
-        let mine: Vec<u32> = g
-            .neighbours(i)
-            .map(|j| chain[j])
-            .filter(|&ch| ch != NONE && color[ch as usize] == c)
-            .collect();
-        if mine.is_empty() {
+        let mut mine = [NONE; 4];
+        let mut k = 0;
+        for j in g.neighbours(i) {
+            let ch = chain[j];
+            if ch != NONE && color[ch as usize] == c && !mine.contains(&ch) {
+                mine[k] = ch;
+                k += 1;
+            }
+        }
+        if k == 0 {
             continue;
         }
         any = true;
-        // Liberties after filling: the chains' liberties and i's empty neighbours,
-        // minus i itself. Counted exactly on the small set involved.
-        let mut points: Vec<usize> = g.neighbours(i).filter(|&j| g.cells[j].is_none()).collect();
-        let mut bound = points.len() as u32;
-        for &ch in &mine {
-            bound += libs[ch as usize].saturating_sub(1);
+        // Liberties after filling i: i's empty neighbours and the chains' liberties,
+        // minus i itself. A chain with four or more liberties keeps two anyway; the
+        // others' liberties are all in `first_libs`.
+        if mine[..k].iter().any(|&ch| libs[ch as usize] >= 4) {
+            return false;
         }
-        if bound >= 3 {
-            return false; // surely at least two liberties after filling
-        }
-        for idx in 0..g.n * g.n {
-            if g.cells[idx].is_none()
-                && idx != i
-                && g.neighbours(idx).any(|j| mine.contains(&chain[j]))
-            {
-                points.push(idx);
+        let mut points = [NONE; 16];
+        let mut m = 0;
+        let mut add = |p: u32| {
+            if p != NONE && p != i as u32 && !points[..m].contains(&p) {
+                points[m] = p;
+                m += 1;
+            }
+        };
+        for j in g.neighbours(i) {
+            if g.cells[j].is_none() {
+                add(j as u32);
             }
         }
-        points.sort_unstable();
-        points.dedup();
-        if points.len() >= 2 {
+        for &ch in &mine[..k] {
+            for &p in &first_libs[ch as usize] {
+                add(p);
+            }
+        }
+        if m >= 2 {
             return false; // this colour can fill safely: ordinary dame
         }
     }
