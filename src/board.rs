@@ -481,7 +481,8 @@ impl Board {
     fn rebuild_strings(&mut self) {
         let n = usize::from(self.size);
         let stride = self.stride;
-        let cells = (0..n).flat_map(move |y| (0..n).map(move |x| ((y + 1) * stride + x + 1) as u16));
+        let cells =
+            (0..n).flat_map(move |y| (0..n).map(move |x| ((y + 1) * stride + x + 1) as u16));
         for c in cells.clone() {
             let ci = usize::from(c);
             self.head[ci] = c;
