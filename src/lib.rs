@@ -30,6 +30,7 @@
 //! ```
 pub mod audit;
 pub mod board;
+pub mod estimate;
 pub mod findings;
 pub mod game;
 pub mod input;

@@ -82,9 +82,12 @@ enum SekiArg {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum DeadStonesArg {
-    /// TB/TW markup when present, else none.
+    /// TB/TW markup when present, else estimated.
     Auto,
+    /// Markup only.
     Markup,
+    /// Always estimated (markup ignored).
+    Estimate,
     None,
 }
 
@@ -136,8 +139,8 @@ struct CheckArgs {
     /// wrong-turn.
     #[arg(long, value_enum, default_value = "auto")]
     same_colour: SameColourArg,
-    /// Dead stones for scoring finished games: TB/TW markup (auto uses it when
-    /// present), or none. (An estimator is not built yet.)
+    /// Dead stones for scoring finished games: TB/TW markup when present, else
+    /// estimated (auto); markup only; always estimated; or none.
     #[arg(long, value_enum, default_value = "auto")]
     dead_stones: DeadStonesArg,
     /// Japanese rule 8: customary (dame assumed filled; only true seki keeps its
@@ -222,6 +225,7 @@ fn check(args: CheckArgs) -> ExitCode {
             dead_stones: match args.dead_stones {
                 DeadStonesArg::Auto => DeadStonesMode::Auto,
                 DeadStonesArg::Markup => DeadStonesMode::Markup,
+                DeadStonesArg::Estimate => DeadStonesMode::Estimate,
                 DeadStonesArg::None => DeadStonesMode::None,
             },
             komi: args.komi,

@@ -3,6 +3,7 @@
 //! `result` (reading RE/RU).
 
 use crate::board::{Board, Color, Point};
+use crate::estimate;
 use crate::findings::{Code, Finding};
 use crate::game::{GameInfo, GameRecord, Markup};
 use crate::replay::EndState;
@@ -13,10 +14,13 @@ use crate::territory::{self, FinalPosition, SekiReading};
 /// Where dead stones come from (`--dead-stones`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum DeadStonesMode {
-    /// Markup when present, else none (no estimator yet).
+    /// Markup when present, else estimated.
     #[default]
     Auto,
+    /// Markup only (none when there is no markup).
     Markup,
+    /// Always estimated, markup ignored.
+    Estimate,
     None,
 }
 
@@ -285,22 +289,30 @@ pub fn score_game(
         };
         return Scoring::NotScored(why.to_string());
     }
-    let use_markup = match opts.dead_stones {
-        DeadStonesMode::None => false,
-        DeadStonesMode::Auto | DeadStonesMode::Markup => record.markup.is_some(),
-    };
-    let mut dead = DeadStones {
-        source: if use_markup { "markup" } else { "none" },
-        black: Vec::new(),
-        white: Vec::new(),
-    };
-    if use_markup {
-        if let Some(m) = &record.markup {
-            let (b, w) = dead_from_markup(board, m);
-            dead.black = b;
-            dead.white = w;
+    let markup = record.markup.as_ref();
+    let dead = match (opts.dead_stones, markup) {
+        (DeadStonesMode::Auto | DeadStonesMode::Markup, Some(m)) => {
+            let (black, white) = dead_from_markup(board, m);
+            DeadStones {
+                source: "markup",
+                black,
+                white,
+            }
         }
-    }
+        (DeadStonesMode::Auto | DeadStonesMode::Estimate, _) => {
+            let (black, white) = estimate::dead_stones(board);
+            DeadStones {
+                source: "estimated",
+                black,
+                white,
+            }
+        }
+        _ => DeadStones {
+            source: "none",
+            black: Vec::new(),
+            white: Vec::new(),
+        },
+    };
     let all_dead: Vec<Point> = dead.black.iter().chain(&dead.white).copied().collect();
     let pos = territory::analyse(board, &all_dead);
     let handicap = end.handicap_stones.max(if record.handicap >= 2 {

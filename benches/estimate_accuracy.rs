@@ -1,0 +1,58 @@
+//! How often the dead-stone estimator agrees with TB/TW markup, and how long it
+//! takes: every scored game with markup under the given directories is scored
+//! twice (markup, then estimate with the markup ignored) and the dead-stone sets
+//! compared. Prints agreement and time per estimated game.
+//!
+//! `cargo run --release --example estimate_accuracy -- DIR...`
+
+use std::time::Instant;
+
+use sgfaudit::replay::Replayer;
+use sgfaudit::scoring::dead_from_markup;
+
+fn main() {
+    let dirs: Vec<String> = std::env::args().skip(1).collect();
+    let verbose = std::env::var_os("VERBOSE").is_some();
+    let mut rp = Replayer::new();
+    let (mut games, mut agree) = (0u32, 0u32);
+    let mut spent = 0f64;
+    for item in sgfaudit::input::Walk::new(dirs) {
+        let Ok(bytes) = item.read() else { continue };
+        let c = sgfaudit::sgf::read(&bytes);
+        for i in 0..c.game_count() {
+            let Some(rec) = c.parse_game(i).record else {
+                continue;
+            };
+            let Some(markup) = rec.markup.clone() else {
+                continue;
+            };
+            let out = rp.replay(&rec, &Default::default());
+            if out.end.trailing_passes < 2 {
+                continue;
+            }
+            let board = rp.board();
+            let truth = dead_from_markup(board, &markup);
+            let t = Instant::now();
+            let est = sgfaudit::estimate::dead_stones(board);
+            spent += t.elapsed().as_secs_f64();
+            games += 1;
+            if est == truth {
+                agree += 1;
+            } else if verbose {
+                println!(
+                    "{} game {i}: markup dead B {} W {}, estimated B {} W {}",
+                    item.name,
+                    truth.0.len(),
+                    truth.1.len(),
+                    est.0.len(),
+                    est.1.len()
+                );
+            }
+        }
+    }
+    println!(
+        "estimate vs markup: {agree} of {games} games agree ({:.1}%), {:.3} ms per game",
+        100.0 * f64::from(agree) / f64::from(games.max(1)),
+        1000.0 * spent / f64::from(games.max(1))
+    );
+}

@@ -1,0 +1,297 @@
+//! Dead-stone estimation for finished games without territory markup.
+//! Deterministic (no randomness, no network, no model files) and never consults
+//! the recorded result.
+//!
+//! 1. **Benson's algorithm** finds the chains of each colour that are alive even if
+//!    their owner always passes (pass-alive); they are never dead.
+//! 2. **Enclosure:** for each colour C, every maximal connected set of points not
+//!    occupied by C is an area C encloses. The opponent's stones in such an area
+//!    are dead unless, inside it, they make two eyes (empty regions bordered by
+//!    their stones only), or an eyespace roomy enough to make them, or include a
+//!    pass-alive chain. At the end of a game, an opponent's living area is full of
+//!    its own eyes and territory; stones left in C's territory have none.
+
+use crate::board::{Board, Color, Point};
+
+const NONE: u32 = u32::MAX;
+
+/// Eyespace (own points) from which a group is taken to live.
+const ROOMY_EYESPACE: u32 = 7;
+
+struct Pos {
+    n: usize,
+    cells: Vec<Option<Color>>,
+}
+
+impl Pos {
+    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> {
+        let n = self.n;
+        let (x, y) = (i % n, i / n);
+        [
+            (x > 0).then(|| i - 1),
+            (x + 1 < n).then(|| i + 1),
+            (y > 0).then(|| i - n),
+            (y + 1 < n).then(|| i + n),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// Chain id per point (NONE for empty) and the colour of each chain.
+    fn chains(&self) -> (Vec<u32>, Vec<Color>) {
+        let mut id = vec![NONE; self.cells.len()];
+        let mut colors = Vec::new();
+        let mut stack = Vec::new();
+        for s in 0..self.cells.len() {
+            let Some(c) = self.cells[s] else { continue };
+            if id[s] != NONE {
+                continue;
+            }
+            let k = colors.len() as u32;
+            colors.push(c);
+            id[s] = k;
+            stack.push(s);
+            while let Some(i) = stack.pop() {
+                for j in self.neighbours(i) {
+                    if self.cells[j] == Some(c) && id[j] == NONE {
+                        id[j] = k;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        (id, colors)
+    }
+}
+
+/// Benson's algorithm: which chains of colour `c` are pass-alive.
+fn benson(p: &Pos, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> {
+    let size = p.cells.len();
+    // Regions: maximal connected sets of points not occupied by `c`.
+    let mut region = vec![NONE; size];
+    let mut regions: Vec<Vec<usize>> = Vec::new();
+    for s in 0..size {
+        if p.cells[s] == Some(c) || region[s] != NONE {
+            continue;
+        }
+        let k = regions.len() as u32;
+        let mut pts = vec![s];
+        region[s] = k;
+        let mut q = 0;
+        while q < pts.len() {
+            let i = pts[q];
+            q += 1;
+            for j in p.neighbours(i) {
+                if p.cells[j] != Some(c) && region[j] == NONE {
+                    region[j] = k;
+                    pts.push(j);
+                }
+            }
+        }
+        regions.push(pts);
+    }
+    let mut alive_chain: Vec<bool> = colors.iter().map(|&x| x == c).collect();
+    let mut alive_region = vec![true; regions.len()];
+    loop {
+        // A region is vital to a chain when every empty point of it is a liberty
+        // of that chain. A chain needs two vital (still healthy) regions.
+        let mut vital = vec![0u32; colors.len()];
+        for (r, pts) in regions.iter().enumerate() {
+            if !alive_region[r] {
+                continue;
+            }
+            // Chains of colour c bordering the region.
+            let mut border: Vec<u32> = Vec::new();
+            for &i in pts {
+                for j in p.neighbours(i) {
+                    let ch = chain[j];
+                    if ch != NONE && colors[ch as usize] == c && !border.contains(&ch) {
+                        border.push(ch);
+                    }
+                }
+            }
+            for &ch in &border {
+                if !alive_chain[ch as usize] {
+                    continue;
+                }
+                let all_libs = pts
+                    .iter()
+                    .all(|&i| p.cells[i].is_some() || p.neighbours(i).any(|j| chain[j] == ch));
+                if all_libs {
+                    vital[ch as usize] += 1;
+                }
+            }
+        }
+        let mut changed = false;
+        for ch in 0..colors.len() {
+            if alive_chain[ch] && vital[ch] < 2 {
+                alive_chain[ch] = false;
+                changed = true;
+            }
+        }
+        // A region bordered by a dead chain is no longer healthy.
+        for (r, pts) in regions.iter().enumerate() {
+            if !alive_region[r] {
+                continue;
+            }
+            let touches_dead = pts.iter().any(|&i| {
+                p.neighbours(i).any(|j| {
+                    let ch = chain[j];
+                    ch != NONE && colors[ch as usize] == c && !alive_chain[ch as usize]
+                })
+            });
+            if touches_dead {
+                alive_region[r] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    alive_chain
+}
+
+/// Estimates the dead stones of a final position: (dead black, dead white).
+pub fn dead_stones(board: &Board) -> (Vec<Point>, Vec<Point>) {
+    let n = usize::from(board.size());
+    let mut p = Pos {
+        n,
+        cells: Vec::with_capacity(n * n),
+    };
+    for y in 0..n {
+        for x in 0..n {
+            p.cells.push(board.get(Point::new(x as u8, y as u8)));
+        }
+    }
+    let (chain, colors) = p.chains();
+    let mut pass_alive = vec![false; colors.len()];
+    for c in [Color::Black, Color::White] {
+        for (k, a) in benson(&p, &chain, &colors, c).into_iter().enumerate() {
+            if a && colors[k] == c {
+                pass_alive[k] = true;
+            }
+        }
+    }
+    // Areas enclosed by either colour that hold opponent stones, decided from the
+    // smallest up: stones found dead in a small area (an opponent's territory) are
+    // empty points when the larger areas around them are judged.
+    let mut areas = enclosed_areas(&p, Color::Black);
+    areas.extend(enclosed_areas(&p, Color::White));
+    areas.sort_by_key(|a| (a.points.len(), a.points[0]));
+    let mut dead = vec![false; p.cells.len()];
+    for area in &areas {
+        judge_area(&p, &chain, &pass_alive, area, &mut dead);
+    }
+    let (mut db, mut dw) = (Vec::new(), Vec::new());
+    for (i, &d) in dead.iter().enumerate() {
+        if !d {
+            continue;
+        }
+        let pt = Point::new((i % n) as u8, (i / n) as u8);
+        match p.cells[i] {
+            Some(Color::Black) => db.push(pt),
+            Some(Color::White) => dw.push(pt),
+            None => {}
+        }
+    }
+    (db, dw)
+}
+
+/// A maximal connected set of points not occupied by `by`, holding stones of the
+/// other colour.
+struct Area {
+    by: Color,
+    points: Vec<usize>,
+}
+
+fn enclosed_areas(p: &Pos, by: Color) -> Vec<Area> {
+    let size = p.cells.len();
+    let mut seen = vec![false; size];
+    let mut out = Vec::new();
+    for s in 0..size {
+        if p.cells[s] == Some(by) || seen[s] {
+            continue;
+        }
+        let mut pts = vec![s];
+        seen[s] = true;
+        let mut q = 0;
+        while q < pts.len() {
+            let i = pts[q];
+            q += 1;
+            for j in p.neighbours(i) {
+                if p.cells[j] != Some(by) && !seen[j] {
+                    seen[j] = true;
+                    pts.push(j);
+                }
+            }
+        }
+        if pts.iter().any(|&i| p.cells[i] == Some(by.opponent())) {
+            out.push(Area { by, points: pts });
+        }
+    }
+    out
+}
+
+/// The opponent's stones in an area enclosed by `area.by` are dead unless, inside
+/// it, they make two eyes (regions of empty points or dead stones bordered by their
+/// living stones only), or an eyespace roomy enough to make them, or hold a
+/// pass-alive chain; or unless the enclosing stones are themselves dead.
+fn judge_area(p: &Pos, chain: &[u32], pass_alive: &[bool], area: &Area, dead: &mut [bool]) {
+    let c = area.by;
+    let opp = c.opponent();
+    let mut mark = vec![0u8; p.cells.len()]; // 1: in the area, 2: in an eye region seen
+    for &i in &area.points {
+        mark[i] = 1;
+    }
+    // The enclosure must be alive.
+    for &i in &area.points {
+        for j in p.neighbours(i) {
+            if p.cells[j] == Some(c) && dead[j] {
+                return;
+            }
+        }
+    }
+    let empty = |i: usize, dead: &[bool]| p.cells[i].is_none() || dead[i];
+    let (mut eyes, mut eyespace) = (0u32, 0u32);
+    for &i in &area.points {
+        if p.cells[i] == Some(opp) && !dead[i] && pass_alive[chain[i] as usize] {
+            return;
+        }
+        if !empty(i, dead) || mark[i] == 2 {
+            continue;
+        }
+        let mut region = vec![i];
+        mark[i] = 2;
+        let (mut touches_c, mut touches_opp) = (false, false);
+        let mut k = 0;
+        while k < region.len() {
+            let a = region[k];
+            k += 1;
+            for b in p.neighbours(a) {
+                if empty(b, dead) {
+                    if mark[b] == 1 {
+                        mark[b] = 2;
+                        region.push(b);
+                    }
+                } else if p.cells[b] == Some(c) {
+                    touches_c = true;
+                } else {
+                    touches_opp = true;
+                }
+            }
+        }
+        if touches_opp && !touches_c {
+            eyes += 1;
+            eyespace += region.len() as u32;
+        }
+    }
+    if eyes >= 2 || eyespace >= ROOMY_EYESPACE {
+        return;
+    }
+    for &i in &area.points {
+        if p.cells[i] == Some(opp) {
+            dead[i] = true;
+        }
+    }
+}
