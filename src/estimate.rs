@@ -16,7 +16,7 @@ use crate::board::{Board, Color, Point};
 const NONE: u32 = u32::MAX;
 
 /// Eyespace (own points) from which a group is taken to live.
-const ROOMY_EYESPACE: u32 = 7;
+const ROOMY_EYESPACE: u32 = 6;
 
 struct Pos {
     n: usize,
@@ -198,6 +198,31 @@ pub fn dead_stones(board: &Board) -> (Vec<Point>, Vec<Point>) {
     (db, dw)
 }
 
+/// A one-point eye at `e` is false when the enemy `c` holds too many of its
+/// diagonal points: two in the centre, one on the edge or in the corner.
+fn false_eye(p: &Pos, e: usize, c: Color, dead: &[bool]) -> bool {
+    let n = p.n as i32;
+    let (x, y) = ((e % p.n) as i32, (e / p.n) as i32);
+    let mut enemy = 0;
+    let mut off_board = 0;
+    for (dx, dy) in [(-1, -1), (1, -1), (-1, 1), (1, 1)] {
+        let (a, b) = (x + dx, y + dy);
+        if a < 0 || b < 0 || a >= n || b >= n {
+            off_board += 1;
+            continue;
+        }
+        let j = (b * n + a) as usize;
+        if p.cells[j] == Some(c) && !dead[j] {
+            enemy += 1;
+        }
+    }
+    if off_board > 0 {
+        enemy >= 1
+    } else {
+        enemy >= 2
+    }
+}
+
 /// A maximal connected set of points not occupied by `by`, holding stones of the
 /// other colour.
 struct Area {
@@ -281,7 +306,7 @@ fn judge_area(p: &Pos, chain: &[u32], pass_alive: &[bool], area: &Area, dead: &m
                 }
             }
         }
-        if touches_opp && !touches_c {
+        if touches_opp && !touches_c && !(region.len() == 1 && false_eye(p, region[0], c, dead)) {
             eyes += 1;
             eyespace += region.len() as u32;
         }

@@ -112,3 +112,48 @@ fn every_divergence_adds_up_exactly() {
     }
     assert!(n > 100, "{n} divergences checked");
 }
+
+#[test]
+fn the_estimator_finds_the_markups_dead_stones_on_most_games() {
+    use sgfaudit::replay::Replayer;
+    use sgfaudit::scoring::dead_from_markup;
+    let (mut games, mut agree) = (0, 0);
+    let mut rp = Replayer::new();
+    for f in sgf_files(&root().join("corpus/real/gnugo-regression")) {
+        let bytes = std::fs::read(&f).unwrap();
+        let c = sgfaudit::sgf::read(&bytes);
+        let Some(rec) = c.parse_game(0).record else {
+            continue;
+        };
+        let Some(m) = rec.markup.clone() else {
+            continue;
+        };
+        let out = rp.replay(&rec, &Default::default());
+        if out.end.trailing_passes < 2 {
+            continue;
+        }
+        games += 1;
+        let truth = dead_from_markup(rp.board(), &m);
+        agree += usize::from(sgfaudit::estimate::dead_stones(rp.board()) == truth);
+    }
+    assert!(games >= 130, "{games} marked-up games");
+    // Measured 75% (see docs/RULES.md); the issue's target is 97%.
+    assert!(agree * 100 >= games * 70, "{agree} of {games}");
+}
+
+#[test]
+fn dead_stones_inside_the_other_sides_area_are_found() {
+    // Black walls off columns a-d, White columns g-i. Black's stone at hh stands in
+    // White's area, White's stone at bb in Black's: both dead, nothing else.
+    let r = common::audit_text(
+        "(;GM[1]SZ[9]KM[0];B[ea];W[fa];B[eb];W[fb];B[ec];W[fc];B[ed];W[fd];B[ee];W[fe];\
+         B[ef];W[ff];B[eg];W[fg];B[eh];W[fh];B[ei];W[fi];B[hh];W[bb];B[];W[])",
+    );
+    let Scoring::Scored { dead, .. } = &r.games[0].scoring else {
+        panic!("scored")
+    };
+    assert_eq!(dead.source, "estimated");
+    let sgf = |v: &Vec<sgfaudit::board::Point>| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
+    assert_eq!(sgf(&dead.black), ["hh"]);
+    assert_eq!(sgf(&dead.white), ["bb"]);
+}
