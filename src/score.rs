@@ -264,4 +264,69 @@ mod tests {
             "an odd extra pass on Black's side shows as 1 point"
         );
     }
+
+    fn counts(c: Counting, pos: &FinalPosition, end: &EndState, h: u32) -> Score {
+        score(c, pos, end, h, c.default_komi(h), SekiReading::Customary)
+    }
+
+    #[test]
+    fn handicap_compensation_is_n_minus_1_for_aga_and_n_for_chinese() {
+        let b = board(&["XX.OO", "XX.OO", "XX.OO", "XX.OO", "XX.OO"]);
+        let pos = analyse(&b, &[]);
+        let end = EndState::default();
+        // AGA rule 4: N-1 for N stones; rule 3: komi 0.5 with handicap.
+        let aga = counts(Counting::AgaArea, &pos, &end, 4);
+        assert_eq!((aga.compensation, aga.komi), (3.0, 0.5));
+        let chinese = counts(Counting::Chinese, &pos, &end, 4);
+        assert_eq!(chinese.compensation, 4.0);
+        assert_eq!(aga.margin - chinese.margin, 1.0);
+        // Territory counting has no compensation.
+        assert_eq!(
+            counts(Counting::AgaTerritory, &pos, &end, 4).compensation,
+            0.0
+        );
+        assert_eq!(counts(Counting::Japanese, &pos, &end, 4).compensation, 0.0);
+    }
+
+    #[test]
+    fn aga_seki_parity_two_black_moves_inside_a_seki() {
+        // Seed 000, fig. 2: after the dame are filled Black plays twice inside a seki
+        // while White passes twice (White must move last, rule 11). The final
+        // position has no territory in the seki; Black's two stones show in the
+        // area count, White's two pass stones in the territory count: Black gains
+        // two points under both AGA counts, and nothing under Japanese rules.
+        let b = board(&["XX.OO", "XX.OO", "XX.OO", "XX.OO", "XX.OO"]);
+        let pos = analyse(&b, &[]);
+        let before = EndState {
+            placed: [10, 10],
+            ..Default::default()
+        };
+        let after = EndState {
+            placed: [12, 10],
+            passes: [0, 2],
+            trailing_passes: 2,
+            last_mover: Some(Color::White),
+            ..Default::default()
+        };
+        let mut pos_after = pos.clone();
+        pos_after.stones[0] += 2; // the two black stones stay on the board (seki)
+        for c in [Counting::AgaTerritory, Counting::AgaArea] {
+            let gain = counts(c, &pos_after, &after, 0).margin - counts(c, &pos, &before, 0).margin;
+            assert_eq!(gain, 2.0, "{c:?}");
+        }
+        let j = counts(Counting::Japanese, &pos_after, &after, 0).margin
+            - counts(Counting::Japanese, &pos, &before, 0).margin;
+        assert_eq!(j, 0.0);
+    }
+
+    #[test]
+    fn seki_point_inside_territory_counts_under_aga() {
+        // Seed 000, fig. 3: a point completely surrounded by living black stones is
+        // Black's, even inside a seki: topological territory.
+        let b = board(&[".XO..", "XXO..", "OOO..", ".....", "....."]);
+        let pos = analyse(&b, &[]);
+        assert_eq!(pos.territory[0], 1);
+        let t = counts(Counting::AgaTerritory, &pos, &EndState::default(), 0);
+        assert_eq!(t.black.territory, 1);
+    }
 }
