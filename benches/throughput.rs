@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rayon::prelude::*;
 use sgfaudit::audit::{audit_bytes, AuditOptions};
-use sgfaudit::game::GameRecord;
+use sgfaudit::game::{GameInfo, GameRecord};
+use sgfaudit::scoring::{score_game, DeadStonesMode, Scoring, ScoringOptions};
 use sgfaudit::replay::Replayer;
 use sgfaudit::sgf;
 
@@ -103,6 +104,43 @@ fn bench(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
+    g.finish();
+
+    // Scoring per scored game: replay (to reach the final position) + score, minus
+    // nothing: compare with "replay" above to see the scoring's own share.
+    let finished: Vec<&GameRecord> = records
+        .iter()
+        .filter(|r| {
+            let mut rp = Replayer::new();
+            rp.replay(r, &opts.rules).end.trailing_passes >= 2
+        })
+        .collect();
+    let mut g = c.benchmark_group("scoring");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(finished.len() as u64));
+    for (name, mode) in [
+        ("markup or estimate", DeadStonesMode::Auto),
+        ("estimate", DeadStonesMode::Estimate),
+    ] {
+        let sopts = ScoringOptions {
+            dead_stones: mode,
+            ..Default::default()
+        };
+        g.bench_function(name, |b| {
+            let mut rp = Replayer::new();
+            let info = GameInfo::default();
+            b.iter(|| {
+                let mut findings = Vec::new();
+                let mut n = 0;
+                for r in &finished {
+                    let out = rp.replay(r, &opts.rules);
+                    let s = score_game(rp.board(), r, &info, &out.end, &sopts, &mut findings);
+                    n += usize::from(matches!(s, Scoring::Scored { .. }));
+                }
+                n
+            })
+        });
+    }
     g.finish();
 
     let mut g = c.benchmark_group("replay per move");
