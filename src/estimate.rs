@@ -64,84 +64,89 @@ impl Pos {
     }
 }
 
-/// Benson's algorithm: which chains of colour `c` are pass-alive.
+/// Benson's algorithm: which chains of colour `c` are pass-alive. Regions (maximal
+/// connected sets of points not occupied by `c`) and which of them are vital to
+/// which chain (every empty point of the region is a liberty of the chain) are
+/// computed once; then chains with fewer than two healthy vital regions, and the
+/// regions they border, are struck off until nothing changes.
 fn benson(p: &Pos, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> {
     let size = p.cells.len();
-    // Regions: maximal connected sets of points not occupied by `c`.
     let mut region = vec![NONE; size];
-    let mut regions: Vec<Vec<usize>> = Vec::new();
+    let mut borders: Vec<Vec<u32>> = Vec::new(); // chains of colour c next to each region
+    let mut vital: Vec<Vec<u32>> = Vec::new(); // chains each region is vital to
+    let mut count = vec![0u32; colors.len()]; // per chain: empty points of this region it touches
+    let mut stamp = vec![NONE; colors.len()];
+    let mut pts = Vec::new();
     for s in 0..size {
         if p.cells[s] == Some(c) || region[s] != NONE {
             continue;
         }
-        let k = regions.len() as u32;
-        let mut pts = vec![s];
-        region[s] = k;
+        let r = borders.len() as u32;
+        pts.clear();
+        pts.push(s);
+        region[s] = r;
         let mut q = 0;
         while q < pts.len() {
             let i = pts[q];
             q += 1;
             for j in p.neighbours(i) {
                 if p.cells[j] != Some(c) && region[j] == NONE {
-                    region[j] = k;
+                    region[j] = r;
                     pts.push(j);
                 }
             }
         }
-        regions.push(pts);
-    }
-    let mut alive_chain: Vec<bool> = colors.iter().map(|&x| x == c).collect();
-    let mut alive_region = vec![true; regions.len()];
-    loop {
-        // A region is vital to a chain when every empty point of it is a liberty
-        // of that chain. A chain needs two vital (still healthy) regions.
-        let mut vital = vec![0u32; colors.len()];
-        for (r, pts) in regions.iter().enumerate() {
-            if !alive_region[r] {
-                continue;
-            }
-            // Chains of colour c bordering the region.
-            let mut border: Vec<u32> = Vec::new();
-            for &i in pts {
-                for j in p.neighbours(i) {
-                    let ch = chain[j];
-                    if ch != NONE && colors[ch as usize] == c && !border.contains(&ch) {
-                        border.push(ch);
-                    }
-                }
-            }
-            for &ch in &border {
-                if !alive_chain[ch as usize] {
+        let mut border: Vec<u32> = Vec::new();
+        let mut empties = 0u32;
+        for &i in &pts {
+            let empty = p.cells[i].is_none();
+            empties += u32::from(empty);
+            let mut seen_here: [u32; 4] = [NONE; 4];
+            for (k, j) in p.neighbours(i).enumerate() {
+                let ch = chain[j];
+                if ch == NONE || colors[ch as usize] != c || seen_here.contains(&ch) {
                     continue;
                 }
-                let all_libs = pts
-                    .iter()
-                    .all(|&i| p.cells[i].is_some() || p.neighbours(i).any(|j| chain[j] == ch));
-                if all_libs {
-                    vital[ch as usize] += 1;
+                seen_here[k] = ch;
+                if stamp[ch as usize] != r {
+                    stamp[ch as usize] = r;
+                    count[ch as usize] = 0;
+                    border.push(ch);
+                }
+                if empty {
+                    count[ch as usize] += 1;
+                }
+            }
+        }
+        let v = border
+            .iter()
+            .copied()
+            .filter(|&ch| empties > 0 && count[ch as usize] == empties)
+            .collect();
+        borders.push(border);
+        vital.push(v);
+    }
+    let mut alive: Vec<bool> = colors.iter().map(|&x| x == c).collect();
+    let mut healthy = vec![true; borders.len()];
+    loop {
+        let mut n_vital = vec![0u32; colors.len()];
+        for (r, v) in vital.iter().enumerate() {
+            if healthy[r] {
+                for &ch in v {
+                    n_vital[ch as usize] += 1;
                 }
             }
         }
         let mut changed = false;
         for ch in 0..colors.len() {
-            if alive_chain[ch] && vital[ch] < 2 {
-                alive_chain[ch] = false;
+            if alive[ch] && n_vital[ch] < 2 {
+                alive[ch] = false;
                 changed = true;
             }
         }
-        // A region bordered by a dead chain is no longer healthy.
-        for (r, pts) in regions.iter().enumerate() {
-            if !alive_region[r] {
-                continue;
-            }
-            let touches_dead = pts.iter().any(|&i| {
-                p.neighbours(i).any(|j| {
-                    let ch = chain[j];
-                    ch != NONE && colors[ch as usize] == c && !alive_chain[ch as usize]
-                })
-            });
-            if touches_dead {
-                alive_region[r] = false;
+        for (r, b) in borders.iter().enumerate() {
+            if healthy[r] && b.iter().any(|&ch| !alive[ch as usize]) {
+                healthy[r] = false;
                 changed = true;
             }
         }
@@ -149,7 +154,7 @@ fn benson(p: &Pos, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> {
             break;
         }
     }
-    alive_chain
+    alive
 }
 
 /// Estimates the dead stones of a final position: (dead black, dead white).
