@@ -11,8 +11,8 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rayon::prelude::*;
 use sgfaudit::audit::{audit_bytes, AuditOptions};
 use sgfaudit::game::{GameInfo, GameRecord};
-use sgfaudit::scoring::{score_game, DeadStonesMode, Scoring, ScoringOptions};
 use sgfaudit::replay::Replayer;
+use sgfaudit::scoring::{score_game, DeadStonesMode, Scoring, ScoringOptions};
 use sgfaudit::sgf;
 
 fn corpus_dir() -> PathBuf {

@@ -10,6 +10,7 @@ use super::{Reporter, Summary};
 use crate::audit::{FileReport, Status};
 use crate::findings::Severity;
 use crate::rules::Ruleset;
+use crate::scoring::Scoring;
 
 const GAMES: &str = "games.csv";
 const FINDINGS: &str = "findings.csv";
@@ -58,6 +59,23 @@ impl CsvReporter {
                 "japanese_illegal",
                 "swedish_illegal",
                 "japanese_no_result_move",
+                "not_scored",
+                "dead_stones",
+                "dead_black",
+                "dead_white",
+                "aga_result",
+                "aga_area_result",
+                "japanese_result",
+                "swedish_result",
+                "chinese_result",
+                "aga_margin",
+                "aga_area_margin",
+                "japanese_margin",
+                "swedish_margin",
+                "chinese_margin",
+                "check_ruleset",
+                "check_computed",
+                "check_match",
             ])
             .map_err(csv_err)?;
         findings
@@ -87,28 +105,51 @@ impl Reporter for CsvReporter {
                 Status::Error(e) => ("error", e.clone()),
             };
             let illegal = |rs: Ruleset| g.verdicts[rs.index()].illegal.len().to_string();
-            self.games
-                .write_record([
-                    r.path.clone(),
-                    g.index.to_string(),
-                    status.to_string(),
-                    error,
-                    opt(r.encoding),
-                    opt(g.board_size),
-                    g.handicap.to_string(),
-                    opt(g.komi),
-                    g.info.rules.clone().unwrap_or_default(),
-                    g.info.result.clone().unwrap_or_default(),
-                    g.moves.to_string(),
-                    count(Severity::Error).to_string(),
-                    count(Severity::Warning).to_string(),
-                    count(Severity::Info).to_string(),
-                    illegal(Ruleset::Aga),
-                    illegal(Ruleset::Japanese),
-                    illegal(Ruleset::Swedish),
-                    opt(g.verdicts[Ruleset::Japanese.index()].no_result),
-                ])
-                .map_err(csv_err)?;
+            let mut scoring = vec![String::new(); 17];
+            match &g.scoring {
+                Scoring::NotScored(why) => scoring[0] = why.clone(),
+                Scoring::Scored {
+                    dead,
+                    scores,
+                    result_check,
+                    ..
+                } => {
+                    scoring[1] = dead.source.to_string();
+                    scoring[2] = dead.black.len().to_string();
+                    scoring[3] = dead.white.len().to_string();
+                    for (k, sc) in scores.iter().enumerate() {
+                        scoring[4 + k] = sc.result();
+                        scoring[9 + k] = sc.margin.to_string();
+                    }
+                    if let Some(c) = result_check {
+                        scoring[14] = c.ruleset.to_string();
+                        scoring[15] = c.computed.clone();
+                        scoring[16] = c.matches.to_string();
+                    }
+                }
+            }
+            let mut row = vec![
+                r.path.clone(),
+                g.index.to_string(),
+                status.to_string(),
+                error,
+                opt(r.encoding),
+                opt(g.board_size),
+                g.handicap.to_string(),
+                opt(g.komi),
+                g.info.rules.clone().unwrap_or_default(),
+                g.info.result.clone().unwrap_or_default(),
+                g.moves.to_string(),
+                count(Severity::Error).to_string(),
+                count(Severity::Warning).to_string(),
+                count(Severity::Info).to_string(),
+                illegal(Ruleset::Aga),
+                illegal(Ruleset::Japanese),
+                illegal(Ruleset::Swedish),
+                opt(g.verdicts[Ruleset::Japanese.index()].no_result),
+            ];
+            row.extend(scoring);
+            self.games.write_record(&row).map_err(csv_err)?;
             for f in &g.findings {
                 let rulesets: Vec<&str> = f.rulesets.iter().map(Ruleset::key).collect();
                 self.findings
