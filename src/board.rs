@@ -511,6 +511,25 @@ impl Board {
         }
     }
 
+    /// A board built from rows of `X` (black), `O` (white) and anything else
+    /// (empty), for tests.
+    #[cfg(test)]
+    pub(crate) fn from_rows(rows: &[&str]) -> Box<Board> {
+        let mut b = Board::new(rows.len() as u8);
+        let stones = rows.iter().enumerate().flat_map(|(y, r)| {
+            r.chars().enumerate().filter_map(move |(x, ch)| {
+                let c = match ch {
+                    'X' => Color::Black,
+                    'O' => Color::White,
+                    _ => return None,
+                };
+                Some((Point::new(x as u8, y as u8), Some(c)))
+            })
+        });
+        b.set_points(stones);
+        b
+    }
+
     /// A textual diagram (`X` black, `O` white, `.` empty), for tests and debugging.
     pub fn diagram(&self) -> String {
         let mut s = String::new();

@@ -12,31 +12,12 @@
 //!    its own eyes and territory; stones left in C's territory have none.
 
 use crate::board::{Board, Color, Point};
-
-const NONE: u32 = u32::MAX;
+use crate::position::{Position, NONE};
 
 /// Eyespace (own points) from which a group is taken to live.
 const ROOMY_EYESPACE: u32 = 6;
 
-struct Pos {
-    n: usize,
-    cells: Vec<Option<Color>>,
-}
-
-impl Pos {
-    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> {
-        let n = self.n;
-        let (x, y) = (i % n, i / n);
-        [
-            (x > 0).then(|| i - 1),
-            (x + 1 < n).then(|| i + 1),
-            (y > 0).then(|| i - n),
-            (y + 1 < n).then(|| i + n),
-        ]
-        .into_iter()
-        .flatten()
-    }
-
+impl Position {
     /// Chain id per point (NONE for empty) and the colour of each chain.
     fn chains(&self) -> (Vec<u32>, Vec<Color>) {
         let mut id = vec![NONE; self.cells.len()];
@@ -69,7 +50,7 @@ impl Pos {
 /// which chain (every empty point of the region is a liberty of the chain) are
 /// computed once; then chains with fewer than two healthy vital regions, and the
 /// regions they border, are struck off until nothing changes.
-fn benson(p: &Pos, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> {
+fn benson(p: &Position, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> {
     let size = p.cells.len();
     let mut region = vec![NONE; size];
     let mut borders: Vec<Vec<u32>> = Vec::new(); // chains of colour c next to each region
@@ -159,16 +140,7 @@ fn benson(p: &Pos, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> {
 
 /// Estimates the dead stones of a final position: (dead black, dead white).
 pub fn dead_stones(board: &Board) -> (Vec<Point>, Vec<Point>) {
-    let n = usize::from(board.size());
-    let mut p = Pos {
-        n,
-        cells: Vec::with_capacity(n * n),
-    };
-    for y in 0..n {
-        for x in 0..n {
-            p.cells.push(board.get(Point::new(x as u8, y as u8)));
-        }
-    }
+    let p = Position::from_board(board);
     let (chain, colors) = p.chains();
     let mut pass_alive = vec![false; colors.len()];
     for c in [Color::Black, Color::White] {
@@ -193,7 +165,7 @@ pub fn dead_stones(board: &Board) -> (Vec<Point>, Vec<Point>) {
         if !d {
             continue;
         }
-        let pt = Point::new((i % n) as u8, (i / n) as u8);
+        let pt = p.point(i);
         match p.cells[i] {
             Some(Color::Black) => db.push(pt),
             Some(Color::White) => dw.push(pt),
@@ -205,7 +177,7 @@ pub fn dead_stones(board: &Board) -> (Vec<Point>, Vec<Point>) {
 
 /// A one-point eye at `e` is false when the enemy `c` holds too many of its
 /// diagonal points: two in the centre, one on the edge or in the corner.
-fn false_eye(p: &Pos, e: usize, c: Color, dead: &[bool]) -> bool {
+fn false_eye(p: &Position, e: usize, c: Color, dead: &[bool]) -> bool {
     let n = p.n as i32;
     let (x, y) = ((e % p.n) as i32, (e / p.n) as i32);
     let mut enemy = 0;
@@ -235,7 +207,7 @@ struct Area {
     points: Vec<usize>,
 }
 
-fn enclosed_areas(p: &Pos, by: Color) -> Vec<Area> {
+fn enclosed_areas(p: &Position, by: Color) -> Vec<Area> {
     let size = p.cells.len();
     let mut seen = vec![false; size];
     let mut out = Vec::new();
@@ -267,7 +239,7 @@ fn enclosed_areas(p: &Pos, by: Color) -> Vec<Area> {
 /// it, they make two eyes (regions of empty points or dead stones bordered by their
 /// living stones only), or an eyespace roomy enough to make them, or hold a
 /// pass-alive chain; or unless the enclosing stones are themselves dead.
-fn judge_area(p: &Pos, chain: &[u32], pass_alive: &[bool], area: &Area, dead: &mut [bool]) {
+fn judge_area(p: &Position, chain: &[u32], pass_alive: &[bool], area: &Area, dead: &mut [bool]) {
     let c = area.by;
     let opp = c.opponent();
     let mut mark = vec![0u8; p.cells.len()]; // 1: in the area, 2: in an eye region seen

@@ -209,24 +209,11 @@ pub const COUNTINGS: [Counting; 5] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Point};
+    use crate::board::Board;
     use crate::territory::analyse;
 
     fn board(rows: &[&str]) -> Box<Board> {
-        let mut b = Board::new(rows.len() as u8);
-        for (y, r) in rows.iter().enumerate() {
-            for (x, ch) in r.chars().enumerate() {
-                let c = match ch {
-                    'X' => Some(Color::Black),
-                    'O' => Some(Color::White),
-                    _ => None,
-                };
-                if c.is_some() {
-                    b.set_point(Point::new(x as u8, y as u8), c);
-                }
-            }
-        }
-        b
+        Board::from_rows(rows)
     }
 
     #[test]

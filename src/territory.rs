@@ -17,6 +17,7 @@
 //!   (a true seki liberty) puts the groups touching it in seki.
 
 use crate::board::{Board, Color, Point};
+use crate::position::{Position, NONE};
 
 /// Which reading of Japanese rule 8 decides seki.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -62,28 +63,6 @@ impl FinalPosition {
     }
 }
 
-const NONE: u32 = u32::MAX;
-
-struct Grid {
-    n: usize,
-    cells: Vec<Option<Color>>,
-}
-
-impl Grid {
-    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> {
-        let n = self.n;
-        let (x, y) = (i % n, i / n);
-        [
-            (x > 0).then(|| i - 1),
-            (x + 1 < n).then(|| i + 1),
-            (y > 0).then(|| i - n),
-            (y + 1 < n).then(|| i + n),
-        ]
-        .into_iter()
-        .flatten()
-    }
-}
-
 fn find(parent: &mut [u32], mut a: u32) -> u32 {
     while parent[a as usize] != a {
         let p = parent[a as usize];
@@ -95,16 +74,8 @@ fn find(parent: &mut [u32], mut a: u32) -> u32 {
 
 /// Removes `dead` stones from the final position and analyses what is left.
 pub fn analyse(board: &Board, dead: &[Point]) -> FinalPosition {
-    let n = usize::from(board.size());
-    let mut g = Grid {
-        n,
-        cells: Vec::with_capacity(n * n),
-    };
-    for y in 0..n {
-        for x in 0..n {
-            g.cells.push(board.get(Point::new(x as u8, y as u8)));
-        }
-    }
+    let mut g = Position::from_board(board);
+    let n = g.n;
     let mut out = FinalPosition::default();
     for p in dead {
         let i = usize::from(p.y) * n + usize::from(p.x);
@@ -278,7 +249,7 @@ pub fn analyse(board: &Board, dead: &[Point]) -> FinalPosition {
 /// Whether every colour that borders dame point `i` would put its own chain in
 /// atari (one liberty or none) by filling it: a true seki liberty.
 fn is_seki_point(
-    g: &Grid,
+    g: &Position,
     i: usize,
     chain: &[u32],
     color: &[Color],
@@ -336,20 +307,7 @@ mod tests {
     use super::*;
 
     fn board(rows: &[&str]) -> Box<Board> {
-        let mut b = Board::new(rows.len() as u8);
-        for (y, r) in rows.iter().enumerate() {
-            for (x, ch) in r.chars().enumerate() {
-                let c = match ch {
-                    'X' => Some(Color::Black),
-                    'O' => Some(Color::White),
-                    _ => None,
-                };
-                if c.is_some() {
-                    b.set_point(Point::new(x as u8, y as u8), c);
-                }
-            }
-        }
-        b
+        Board::from_rows(rows)
     }
 
     #[test]
