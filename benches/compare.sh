@@ -37,10 +37,13 @@ wall() { # median wall time of 5 runs of a command
 
 GAMES=$( (./target/release/sgfaudit check "$CORPUS" --format jsonl -q || true) | wc -l)
 echo "corpus: $CORPUS ($GAMES games); machine: $(nproc) cores, $(uname -m)"
-T1=$(wall ./target/release/sgfaudit check "$CORPUS" -q -j 1)
-TN=$(wall ./target/release/sgfaudit check "$CORPUS" -q -j 0)
-echo "sgfaudit check -j1 (all rulesets + scoring): $T1 s, $(echo "$GAMES / $T1" | bc) games/s"
-echo "sgfaudit check -j$(nproc): $TN s, $(echo "$GAMES / $TN" | bc) games/s, speed-up $(echo "scale=2; $T1 / $TN" | bc)x"
+# Issue target: all three rulesets and scoring, dead stones from markup or none.
+T1=$(wall ./target/release/sgfaudit check "$CORPUS" -q -j 1 --dead-stones markup)
+TN=$(wall ./target/release/sgfaudit check "$CORPUS" -q -j 0 --dead-stones markup)
+TA=$(wall ./target/release/sgfaudit check "$CORPUS" -q -j 1)
+echo "sgfaudit check -j1 --dead-stones markup (all rulesets + scoring): $T1 s, $(echo "$GAMES / $T1" | bc) games/s"
+echo "sgfaudit check -j$(nproc) --dead-stones markup: $TN s, $(echo "$GAMES / $TN" | bc) games/s, speed-up $(echo "scale=2; $T1 / $TN" | bc)x"
+echo "sgfaudit check -j1 (default: markup, else estimated dead stones): $TA s, $(echo "$GAMES / $TA" | bc) games/s"
 PARSE=$(wall ./target/release/examples/sgf_parse_only "$CORPUS")
 echo "sgf-parse parse-only (whole process, same files): $PARSE s; sgfaudit -j1 / parse-only = $(echo "scale=2; $T1 / $PARSE" | bc)x"
 SGFMILL=$(for _ in 1 2 3; do "$PEERS/venv/bin/python" benches/peers/sgfmill_replay.py "$CORPUS"; done | sed 's/.*moves, \([0-9.]*\) s.*/\1/' | median)
