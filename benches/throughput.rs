@@ -15,6 +15,10 @@ use sgfaudit::replay::Replayer;
 use sgfaudit::scoring::{score_game, DeadStonesMode, Scoring, ScoringOptions};
 use sgfaudit::sgf;
 
+/// The same allocator as the `sgfaudit` binary.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn corpus_dir() -> PathBuf {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let shared = root.join("../shared/corpus/real");
