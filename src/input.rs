@@ -26,6 +26,14 @@ pub struct Item {
 }
 
 impl Item {
+    /// The input's size in bytes, when cheaply known (0 otherwise).
+    pub fn size_hint(&self) -> u64 {
+        match &self.source {
+            Source::File(p) => fs::metadata(p).map_or(0, |m| m.len()),
+            _ => 0,
+        }
+    }
+
     /// Reads the input's bytes.
     pub fn read(&self) -> Result<Vec<u8>, String> {
         match &self.source {

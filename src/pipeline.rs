@@ -11,6 +11,10 @@ use crate::audit::{audit_bytes, AuditOptions, FileReport};
 use crate::input::Item;
 use crate::replay::Replayer;
 
+/// Input bytes in flight per thread: with the file count (64 per thread), this
+/// bounds memory whatever the size of files or the number of games in them.
+const BATCH_BYTES_PER_THREAD: u64 = 1 << 20;
+
 thread_local! {
     static REPLAYER: RefCell<Replayer> = RefCell::new(Replayer::new());
 }
@@ -45,12 +49,19 @@ where
             return Ok(());
         }
     };
-    let batch_size = 64 * pool.current_num_threads().max(1);
+    let threads = pool.current_num_threads().max(1) as u64;
+    let batch_files = 64 * threads as usize;
+    let batch_bytes = BATCH_BYTES_PER_THREAD * threads;
     let mut inputs = inputs.peekable();
-    let mut batch: Vec<Item> = Vec::with_capacity(batch_size);
+    let mut batch: Vec<Item> = Vec::with_capacity(batch_files);
     while inputs.peek().is_some() {
         batch.clear();
-        batch.extend(inputs.by_ref().take(batch_size));
+        let mut bytes = 0;
+        while batch.len() < batch_files && bytes < batch_bytes {
+            let Some(item) = inputs.next() else { break };
+            bytes += item.size_hint();
+            batch.push(item);
+        }
         let reports: Vec<FileReport> = pool.install(|| {
             batch
                 .par_iter()
