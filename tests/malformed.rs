@@ -15,6 +15,12 @@ const EXPECT: &[(&str, bool, &[&str])] = &[
     ("empty.sgf", false, &["F002"]),
     ("extra-close.sgf", true, &["S205"]),
     ("ff5.sgf", true, &["P308"]),
+    ("nul-bytes.sgf", true, &["S206"]),
+    ("truncated-identifier.sgf", true, &["S208", "S203"]),
+    ("truncated-node.sgf", true, &["S203"]),
+    ("truncated-variation.sgf", true, &["S203"]),
+    ("utf16-bom.sgf", true, &[]),
+    ("wrong-ca.sgf", true, &["E103"]),
     ("gm2.sgf", false, &["P302"]),
     ("identifier-without-value.sgf", true, &["S208"]),
     ("invalid-utf8.sgf", true, &["E103"]),
@@ -50,6 +56,11 @@ fn every_malformed_file_gets_its_expected_finding() {
         "every file in corpus/malformed is in the table"
     );
     for (name, ok, want) in EXPECT {
+        if *name == "utf16-bom.sgf" {
+            let r = common::audit_file(&dir.join(name), &AuditOptions::default());
+            assert_eq!(r.encoding, Some("UTF-16LE"));
+            assert_eq!(r.games[0].info.black.as_deref(), Some("名人"));
+        }
         let path = dir.join(name);
         let r = common::audit_file(&path, &AuditOptions::default());
         assert_eq!(r.games.len(), 1, "{name}");
