@@ -95,6 +95,27 @@ const CASES: &[Case] = &[
         no_result: Some(6),
         codes: &["R405", "R407"],
     },
+    // Eternal life: a four-move cycle without any ko capture (each capture takes two).
+    Case {
+        file: "eternal-life",
+        aga: &[
+            (4, "superko"),
+            (5, "superko"),
+            (6, "superko"),
+            (7, "superko"),
+            (8, "superko"),
+        ],
+        japanese: &[],
+        swedish: &[
+            (4, "superko"),
+            (5, "superko"),
+            (6, "superko"),
+            (7, "superko"),
+            (8, "superko"),
+        ],
+        no_result: Some(4),
+        codes: &["R405", "R407"],
+    },
     Case {
         file: "wrong-turn",
         aga: &[(3, "wrong-turn")],
