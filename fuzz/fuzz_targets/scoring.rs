@@ -3,27 +3,41 @@
 use libfuzzer_sys::fuzz_target;
 use sgfaudit::game::GameInfo;
 use sgfaudit::replay::Replayer;
-use sgfaudit::scoring::{score_game, ScoringOptions, Scoring};
+use sgfaudit::scoring::{score_game, Scoring, ScoringOptions};
+
+thread_local! {
+    // One replayer reused across runs, as the pipeline does (and much faster).
+    static REPLAYER: std::cell::RefCell<Replayer> = std::cell::RefCell::new(Replayer::new());
+}
 
 fuzz_target!(|data: &[u8]| {
     let record = sgfaudit_fuzz_support::record(data);
-    let mut r = Replayer::new();
-    let out = r.replay(&record, &Default::default());
-    let info = GameInfo {
-        result: Some("B+0.5".into()),
-        rules: Some("Japanese".into()),
-        ..Default::default()
-    };
-    let mut findings = Vec::new();
-    if let Scoring::Scored { scores, divergence, .. } =
-        score_game(r.board(), &record, &info, &out.end, &ScoringOptions::default(), &mut findings)
-    {
-        for d in divergence {
-            let sum: f64 = d.causes.iter().map(|c| c.1).sum();
-            assert!((sum - d.margin_difference).abs() < 1e-6);
+    REPLAYER.with(|cell| {
+        let mut r = cell.borrow_mut();
+        let out = r.replay(&record, &Default::default());
+        let info = GameInfo {
+            result: Some("B+0.5".into()),
+            rules: Some("Japanese".into()),
+            ..Default::default()
+        };
+        let mut findings = Vec::new();
+        if let Scoring::Scored {
+            scores, divergence, ..
+        } = score_game(
+            r.board(),
+            &record,
+            &info,
+            &out.end,
+            &ScoringOptions::default(),
+            &mut findings,
+        ) {
+            for d in divergence {
+                let sum: f64 = d.causes.iter().map(|c| c.1).sum();
+                assert!((sum - d.margin_difference).abs() < 1e-6);
+            }
+            let _ = scores;
         }
-        let _ = scores;
-    }
+    });
 });
 
 #[path = "support.rs"]

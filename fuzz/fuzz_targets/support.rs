@@ -6,7 +6,10 @@ use sgfaudit::game::{Event, GameRecord, Markup, MoveKind};
 
 pub fn record(data: &[u8]) -> GameRecord {
     let size = data.first().map_or(9, |b| b % 13 + 1);
-    let mut r = GameRecord { size, ..Default::default() };
+    let mut r = GameRecord {
+        size,
+        ..Default::default()
+    };
     let mut color = Color::Black;
     let mut i = 1;
     while i + 1 < data.len() {
@@ -15,19 +18,33 @@ pub fn record(data: &[u8]) -> GameRecord {
         if a == 0xFF {
             let m = r.markup.get_or_insert_with(Markup::default);
             let p = Point::new(b % size, (b / 16) % size);
-            if b & 1 == 0 { m.black_territory.push(p) } else { m.white_territory.push(p) }
+            if b & 1 == 0 {
+                m.black_territory.push(p)
+            } else {
+                m.white_territory.push(p)
+            }
             continue;
         }
         if a == 0xFE {
-            let c = match b % 3 { 0 => None, 1 => Some(Color::Black), _ => Some(Color::White) };
+            let c = match b % 3 {
+                0 => None,
+                1 => Some(Color::Black),
+                _ => Some(Color::White),
+            };
             r.setup.push((Point::new(b % size, (b / 7) % size), c));
-            r.events.push(Event::Setup { start: r.setup.len() as u32 - 1, len: 1 });
+            r.events.push(Event::Setup {
+                start: r.setup.len() as u32 - 1,
+                len: 1,
+            });
             continue;
         }
         let kind = if a >= 0xF0 {
             MoveKind::Pass
         } else if a >= 0xE0 {
-            MoveKind::OffBoard { x: size + (a & 3), y: b }
+            MoveKind::OffBoard {
+                x: size + (a & 3),
+                y: b,
+            }
         } else {
             MoveKind::Place(Point::new(a % size, b % size))
         };
