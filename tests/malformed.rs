@@ -16,6 +16,7 @@ const EXPECT: &[(&str, bool, &[&str])] = &[
     ("extra-close.sgf", true, &["S205"]),
     ("ff5.sgf", true, &["P308"]),
     ("nul-bytes.sgf", true, &["S206"]),
+    ("off-board-moves.sgf", true, &["R402"]),
     ("truncated-identifier.sgf", true, &["S208", "S203"]),
     ("truncated-node.sgf", true, &["S203"]),
     ("truncated-variation.sgf", true, &["S203"]),
