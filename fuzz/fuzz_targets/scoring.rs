@@ -2,19 +2,11 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use sgfaudit::game::GameInfo;
-use sgfaudit::replay::Replayer;
 use sgfaudit::scoring::{score_game, Scoring, ScoringOptions};
-
-thread_local! {
-    // One replayer reused across runs, as the pipeline does (and much faster).
-    static REPLAYER: std::cell::RefCell<Replayer> = std::cell::RefCell::new(Replayer::new());
-}
 
 fuzz_target!(|data: &[u8]| {
     let record = sgfaudit_fuzz_support::record(data);
-    REPLAYER.with(|cell| {
-        let mut r = cell.borrow_mut();
-        let out = r.replay(&record, &Default::default());
+    sgfaudit_fuzz_support::with_replay(&record, |r, out| {
         let info = GameInfo {
             result: Some("B+0.5".into()),
             rules: Some("Japanese".into()),

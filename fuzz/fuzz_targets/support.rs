@@ -3,6 +3,7 @@
 //! byte run adds territory markup.
 use sgfaudit::board::{Color, Point};
 use sgfaudit::game::{Event, GameRecord, Markup, MoveKind};
+use sgfaudit::replay::{ReplayOutcome, Replayer};
 
 pub fn record(data: &[u8]) -> GameRecord {
     let size = data.first().map_or(9, |b| b % 13 + 1);
@@ -54,4 +55,22 @@ pub fn record(data: &[u8]) -> GameRecord {
         }
     }
     r
+}
+
+thread_local! {
+    // One replayer reused across runs, as the pipeline does (and much faster).
+    static REPLAYER: std::cell::RefCell<Replayer> = std::cell::RefCell::new(Replayer::new());
+}
+
+/// Replays `record` with this thread's replayer and hands the replayer (its board
+/// holds the final position) and the outcome to `check`.
+pub fn with_replay<T>(
+    record: &GameRecord,
+    check: impl FnOnce(&Replayer, &ReplayOutcome) -> T,
+) -> T {
+    REPLAYER.with(|cell| {
+        let mut r = cell.borrow_mut();
+        let out = r.replay(record, &Default::default());
+        check(&r, &out)
+    })
 }
