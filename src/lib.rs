@@ -35,6 +35,7 @@ pub mod findings;
 pub mod game;
 pub mod input;
 pub mod pipeline;
+mod playout;
 mod position;
 pub mod replay;
 pub mod report;

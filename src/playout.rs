@@ -1,0 +1,630 @@
+//! Light random playouts from a final position, for dead-stone estimation.
+//!
+//! A small board of its own, built for playing many games to the end fast: padded
+//! 1-D cells, strings as circular lists, and per string the pseudo-liberty count
+//! with the sum and the sum of squares of the liberty cells, so "is this string in
+//! atari, and where is its liberty" costs O(1) (the trick of libEGO and Pachi).
+//! Every playout starts from a copy of the same position; nothing is allocated
+//! while playing.
+//!
+//! The policy is the usual light one: capture a string the last move left in
+//! atari; save an own string it put in atari; else a uniformly random move that
+//! neither fills an own eye nor puts an own string of two or more stones in atari
+//! (so sekis survive: neither side fills a shared liberty). Randomness comes from
+//! a fixed-seed generator, so the result depends on the position only.
+
+use crate::board::Color;
+use crate::position::Position;
+
+/// The largest string a random move may leave in atari: one or two stones may be
+/// thrown in to spoil an eye (larger ones would break sekis).
+const MAX_SACRIFICE: u8 = 2;
+
+const EMPTY: u8 = 0;
+const BORDER: u8 = 3;
+
+fn cell_of(c: Color) -> u8 {
+    match c {
+        Color::Black => 1,
+        Color::White => 2,
+    }
+}
+
+fn other(v: u8) -> u8 {
+    3 - v
+}
+
+/// A deterministic xorshift64* generator.
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed | 1)
+    }
+
+    #[inline]
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        let r = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        ((r >> 32) as usize * n) >> 32
+    }
+}
+
+#[derive(Clone)]
+pub(crate) struct PlayoutBoard {
+    n: usize,
+    stride: usize,
+    cells: Vec<u8>,
+    head: Vec<u16>,
+    next: Vec<u16>,
+    stones: Vec<u16>,
+    /// Per string head: pseudo-liberties, their sum and sum of squares.
+    libs: Vec<u16>,
+    lib_sum: Vec<u32>,
+    lib_sq: Vec<u64>,
+    /// Empty on-board cells, and each cell's index in that list.
+    empties: Vec<u16>,
+    empty_at: Vec<u16>,
+    /// Cell forbidden by the simple ko rule for the next move (0: none).
+    ko: u16,
+}
+
+impl PlayoutBoard {
+    /// The board of `p`; the empty points marked in `frozen` are left out of play
+    /// (safe territory, where no move can change any chain's fate).
+    pub fn from_position(p: &Position, frozen: &[bool]) -> PlayoutBoard {
+        let n = p.n;
+        let stride = n + 2;
+        let size = stride * stride;
+        let mut b = PlayoutBoard {
+            n,
+            stride,
+            cells: vec![BORDER; size],
+            head: vec![0; size],
+            next: vec![0; size],
+            stones: vec![0; size],
+            libs: vec![0; size],
+            lib_sum: vec![0; size],
+            lib_sq: vec![0; size],
+            empties: Vec::with_capacity(n * n),
+            empty_at: vec![0; size],
+            ko: 0,
+        };
+        for y in 0..n {
+            for x in 0..n {
+                let c = b.cell(y * n + x);
+                b.cells[c] = EMPTY;
+                if !frozen[y * n + x] {
+                    b.empty_at[c] = b.empties.len() as u16;
+                    b.empties.push(c as u16);
+                }
+            }
+        }
+        // Stones are added one by one without captures: a final position has no
+        // string without liberties except after illegal setup, which playouts
+        // tolerate (such a string is captured by the first move next to it).
+        for (i, v) in p.cells.iter().enumerate() {
+            if let Some(c) = v {
+                b.put(b.cell(i) as u16, cell_of(*c));
+            }
+        }
+        b
+    }
+
+    /// Padded cell of row-major point `i`.
+    #[inline]
+    pub fn cell(&self, i: usize) -> usize {
+        (i / self.n + 1) * self.stride + i % self.n + 1
+    }
+
+    #[inline]
+    fn nbrs(&self, c: u16) -> [u16; 4] {
+        let s = self.stride as u16;
+        [c - 1, c + 1, c - s, c + s]
+    }
+
+    /// Copies another board of the same size into this one, keeping memory.
+    pub fn copy_from(&mut self, o: &PlayoutBoard) {
+        self.cells.copy_from_slice(&o.cells);
+        self.head.copy_from_slice(&o.head);
+        self.next.copy_from_slice(&o.next);
+        self.stones.copy_from_slice(&o.stones);
+        self.libs.copy_from_slice(&o.libs);
+        self.lib_sum.copy_from_slice(&o.lib_sum);
+        self.lib_sq.copy_from_slice(&o.lib_sq);
+        self.empties.clear();
+        self.empties.extend_from_slice(&o.empties);
+        self.empty_at.copy_from_slice(&o.empty_at);
+        self.ko = o.ko;
+    }
+
+    #[inline]
+    fn add_lib(&mut self, h: u16, lib: u16) {
+        let h = usize::from(h);
+        self.libs[h] += 1;
+        self.lib_sum[h] += u32::from(lib);
+        self.lib_sq[h] += u64::from(lib) * u64::from(lib);
+    }
+
+    #[inline]
+    fn remove_lib(&mut self, h: u16, lib: u16) {
+        let h = usize::from(h);
+        self.libs[h] -= 1;
+        self.lib_sum[h] -= u32::from(lib);
+        self.lib_sq[h] -= u64::from(lib) * u64::from(lib);
+    }
+
+    /// The single liberty of the string headed by `h`, if it has exactly one.
+    #[inline]
+    fn atari_lib(&self, h: u16) -> Option<u16> {
+        let h = usize::from(h);
+        let l = u64::from(self.libs[h]);
+        let s = u64::from(self.lib_sum[h]);
+        (l > 0 && l * self.lib_sq[h] == s * s).then(|| (s / l) as u16)
+    }
+
+    /// Places a stone (no captures, no legality): the building block of `play`.
+    fn put(&mut self, c: u16, v: u8) {
+        let ci = usize::from(c);
+        self.cells[ci] = v;
+        // Swap-remove `c` from the list of empty cells (frozen cells are not in it).
+        let at = usize::from(self.empty_at[ci]);
+        if self.empties.get(at) == Some(&c) {
+            self.empties.swap_remove(at);
+            if let Some(&moved) = self.empties.get(at) {
+                self.empty_at[usize::from(moved)] = at as u16;
+            }
+        }
+        self.head[ci] = c;
+        self.next[ci] = c;
+        self.stones[ci] = 1;
+        self.libs[ci] = 0;
+        self.lib_sum[ci] = 0;
+        self.lib_sq[ci] = 0;
+        for nb in self.nbrs(c) {
+            let w = self.cells[usize::from(nb)];
+            if w == EMPTY {
+                self.add_lib(c, nb);
+            } else if w != BORDER {
+                self.remove_lib(self.head[usize::from(nb)], c);
+            }
+        }
+        for nb in self.nbrs(c) {
+            if self.cells[usize::from(nb)] == v {
+                let (a, b) = (self.head[ci], self.head[usize::from(nb)]);
+                if a != b {
+                    self.merge(a, b);
+                }
+            }
+        }
+    }
+
+    fn merge(&mut self, a: u16, b: u16) {
+        let (big, small) = if self.stones[usize::from(a)] >= self.stones[usize::from(b)] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let (bi, si) = (usize::from(big), usize::from(small));
+        let mut s = small;
+        loop {
+            self.head[usize::from(s)] = big;
+            s = self.next[usize::from(s)];
+            if s == small {
+                break;
+            }
+        }
+        self.next.swap(bi, si);
+        self.stones[bi] += self.stones[si];
+        self.libs[bi] += self.libs[si];
+        self.lib_sum[bi] += self.lib_sum[si];
+        self.lib_sq[bi] += self.lib_sq[si];
+    }
+
+    /// Removes the string headed by `h`; returns how many stones it had.
+    fn remove(&mut self, h: u16) -> u16 {
+        let count = self.stones[usize::from(h)];
+        let mut s = h;
+        loop {
+            let si = usize::from(s);
+            self.cells[si] = EMPTY;
+            self.empty_at[si] = self.empties.len() as u16;
+            self.empties.push(s);
+            s = self.next[si];
+            if s == h {
+                break;
+            }
+        }
+        // Second pass: every neighbouring string gains the freed points.
+        let mut s = h;
+        loop {
+            for nb in self.nbrs(s) {
+                let w = self.cells[usize::from(nb)];
+                if w != EMPTY && w != BORDER {
+                    self.add_lib(self.head[usize::from(nb)], s);
+                }
+            }
+            s = self.next[usize::from(s)];
+            if s == h {
+                break;
+            }
+        }
+        count
+    }
+
+    /// Plays a legal move of colour `v` at empty cell `c`.
+    fn play(&mut self, c: u16, v: u8) {
+        self.put(c, v);
+        let mut captured = 0u16;
+        let mut single = 0u16;
+        for nb in self.nbrs(c) {
+            if self.cells[usize::from(nb)] == other(v) {
+                let h = self.head[usize::from(nb)];
+                if self.libs[usize::from(h)] == 0 {
+                    let k = self.remove(h);
+                    captured += k;
+                    single = nb;
+                }
+            }
+        }
+        let h = usize::from(self.head[usize::from(c)]);
+        self.ko = if captured == 1 && self.stones[h] == 1 && self.libs[h] == 1 {
+            single
+        } else {
+            0
+        };
+    }
+
+    /// An own eye of `v`: every neighbour is `v` or the edge, and the opponent
+    /// holds fewer than two diagonal points (fewer than one at the edge).
+    fn is_eye(&self, c: u16, v: u8) -> bool {
+        for nb in self.nbrs(c) {
+            let w = self.cells[usize::from(nb)];
+            if w != v && w != BORDER {
+                return false;
+            }
+        }
+        let s = self.stride as u16;
+        let (mut enemy, mut edge) = (0, 0);
+        for d in [c - s - 1, c - s + 1, c + s - 1, c + s + 1] {
+            let w = self.cells[usize::from(d)];
+            if w == BORDER {
+                edge = 1;
+            } else if w == other(v) {
+                enemy += 1;
+            }
+        }
+        enemy + edge < 2
+    }
+
+    /// Liberties the string of `v` would have after a move at `c`, counted up to
+    /// two (0: suicide, 1: self-atari), and its stone count (capped, 2 means "two
+    /// or more").
+    fn after_move(&self, c: u16, v: u8) -> (u8, u8) {
+        let mut found = [0u16; 2];
+        let mut k = 0usize;
+        let add = |l: u16, found: &mut [u16; 2], k: &mut usize| {
+            if l != c && *k < 2 && !found[..*k].contains(&l) {
+                found[*k] = l;
+                *k += 1;
+            }
+        };
+        let mut stones = 1u8;
+        let mut heads = [0u16; 4];
+        let mut nh = 0;
+        for nb in self.nbrs(c) {
+            let w = self.cells[usize::from(nb)];
+            if w == EMPTY {
+                add(nb, &mut found, &mut k);
+            } else if w == other(v) {
+                // A capture frees the captured stone next to `c`.
+                if self.atari_lib(self.head[usize::from(nb)]).is_some() {
+                    add(nb, &mut found, &mut k);
+                }
+            } else if w == v {
+                let h = self.head[usize::from(nb)];
+                if !heads[..nh].contains(&h) {
+                    heads[nh] = h;
+                    nh += 1;
+                    stones = stones.saturating_add(self.stones[usize::from(h)].min(255) as u8);
+                }
+                if self.libs[usize::from(h)] >= 9 {
+                    // At least three real liberties: one left after filling `c`.
+                    return (2, 2);
+                }
+                let mut s = h;
+                loop {
+                    for l in self.nbrs(s) {
+                        if self.cells[usize::from(l)] == EMPTY {
+                            add(l, &mut found, &mut k);
+                        }
+                    }
+                    if k >= 2 {
+                        return (2, 2);
+                    }
+                    s = self.next[usize::from(s)];
+                    if s == h {
+                        break;
+                    }
+                }
+            }
+        }
+        (k as u8, stones)
+    }
+
+    /// Whether `v` may and should play at `c` in a playout.
+    fn good_random_move(&self, c: u16, v: u8) -> bool {
+        if c == self.ko {
+            return false;
+        }
+        // Fast path: two empty neighbours mean two liberties and no eye.
+        let empty = self
+            .nbrs(c)
+            .iter()
+            .filter(|&&nb| self.cells[usize::from(nb)] == EMPTY)
+            .count();
+        if empty >= 2 {
+            return true;
+        }
+        if empty == 0 && self.is_eye(c, v) {
+            return false;
+        }
+        let (libs, stones) = self.after_move(c, v);
+        libs >= 2 || (libs == 1 && stones <= MAX_SACRIFICE)
+    }
+
+    /// A forcing move answering the last move `last`: capture an opponent string
+    /// in atari next to it (or the string it made), else save an own string it put
+    /// in atari when the liberty gives room.
+    fn tactical_move(&self, last: u16, v: u8) -> Option<u16> {
+        if last == 0 || self.cells[usize::from(last)] != other(v) {
+            return None;
+        }
+        if let Some(l) = self.atari_lib(self.head[usize::from(last)]) {
+            if l != self.ko {
+                return Some(l);
+            }
+        }
+        for nb in self.nbrs(last) {
+            let w = self.cells[usize::from(nb)];
+            if w == v {
+                let h = self.head[usize::from(nb)];
+                if let Some(l) = self.atari_lib(h) {
+                    // Capture an attacker in atari around the string, else extend.
+                    let mut s = h;
+                    loop {
+                        for a in self.nbrs(s) {
+                            if self.cells[usize::from(a)] == other(v) {
+                                if let Some(cap) = self.atari_lib(self.head[usize::from(a)]) {
+                                    if cap != self.ko {
+                                        return Some(cap);
+                                    }
+                                }
+                            }
+                        }
+                        s = self.next[usize::from(s)];
+                        if s == h {
+                            break;
+                        }
+                    }
+                    if l != self.ko && self.after_move(l, v).0 >= 2 {
+                        return Some(l);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The policy's move for `v` after the last move `last` (0: a pass), or `None`
+    /// to pass.
+    fn choose(&self, last: u16, v: u8, rng: &mut Rng) -> Option<u16> {
+        if let Some(m) = self.tactical_move(last, v) {
+            return Some(m);
+        }
+        if self.empties.is_empty() {
+            return None;
+        }
+        let start = rng.below(self.empties.len());
+        let (tail, head) = self.empties.split_at(start);
+        head.iter()
+            .chain(tail)
+            .copied()
+            .find(|&c| self.good_random_move(c, v))
+    }
+
+    /// Plays the position out with `first` to move; returns when both pass.
+    pub fn playout(&mut self, first: Color, rng: &mut Rng) {
+        let mut v = cell_of(first);
+        let mut last = 0u16;
+        let mut passes = 0;
+        let limit = 3 * self.n * self.n + 20;
+        for _ in 0..limit {
+            match self.choose(last, v, rng) {
+                Some(c) => {
+                    self.play(c, v);
+                    passes = 0;
+                    last = c;
+                }
+                None => {
+                    passes += 1;
+                    self.ko = 0;
+                    last = 0;
+                    if passes == 2 {
+                        break;
+                    }
+                }
+            }
+            v = other(v);
+        }
+    }
+
+    /// Who owns row-major point `i` now: its stone, or the colour that alone
+    /// borders it when empty.
+    pub fn owner(&self, i: usize) -> Option<Color> {
+        let c = self.cell(i);
+        let w = match self.cells[c] {
+            EMPTY => {
+                let mut seen = 0u8;
+                for nb in self.nbrs(c as u16) {
+                    let x = self.cells[usize::from(nb)];
+                    if x == 1 || x == 2 {
+                        seen |= x;
+                    }
+                }
+                seen
+            }
+            x => x,
+        };
+        match w {
+            1 => Some(Color::Black),
+            2 => Some(Color::White),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Recomputes every string's liberty statistics and the empty list from the
+    /// cells, and compares them with the incremental ones.
+    fn check(b: &PlayoutBoard) {
+        let size = b.cells.len();
+        let mut libs = vec![0u16; size];
+        let mut sum = vec![0u32; size];
+        let mut sq = vec![0u64; size];
+        let mut stones = vec![0u16; size];
+        for c in 0..size {
+            let v = b.cells[c];
+            if v == EMPTY {
+                let at = usize::from(b.empty_at[c]);
+                assert_eq!(b.empties.get(at), Some(&(c as u16)), "cell {c} not listed");
+                continue;
+            }
+            if v == BORDER {
+                continue;
+            }
+            let h = usize::from(b.head[c]);
+            assert_eq!(b.cells[h], v, "head of {c} has another colour");
+            stones[h] += 1;
+            for nb in b.nbrs(c as u16) {
+                if b.cells[usize::from(nb)] == EMPTY {
+                    libs[h] += 1;
+                    sum[h] += u32::from(nb);
+                    sq[h] += u64::from(nb) * u64::from(nb);
+                }
+                if b.cells[usize::from(nb)] == v {
+                    assert_eq!(b.head[usize::from(nb)], b.head[c], "split string at {c}");
+                }
+            }
+        }
+        for c in 0..size {
+            if b.cells[c] != EMPTY && b.cells[c] != BORDER && usize::from(b.head[c]) == c {
+                assert_eq!(b.stones[c], stones[c], "stones of {c}");
+                assert_eq!(b.libs[c], libs[c], "pseudo-liberties of {c}");
+                assert_eq!(b.lib_sum[c], sum[c]);
+                assert_eq!(b.lib_sq[c], sq[c]);
+                assert!(libs[c] > 0, "string at {c} left without liberties");
+                // The atari test agrees with a real liberty count.
+                let mut real: Vec<u16> = Vec::new();
+                let mut s = c as u16;
+                loop {
+                    for nb in b.nbrs(s) {
+                        if b.cells[usize::from(nb)] == EMPTY && !real.contains(&nb) {
+                            real.push(nb);
+                        }
+                    }
+                    s = b.next[usize::from(s)];
+                    if s == c as u16 {
+                        break;
+                    }
+                }
+                assert_eq!(b.atari_lib(c as u16), (real.len() == 1).then(|| real[0]));
+            }
+        }
+    }
+
+    #[test]
+    fn incremental_strings_match_a_recount_through_whole_playouts() {
+        let mut rng = Rng::new(7);
+        for n in [2usize, 3, 5, 9, 13, 19] {
+            for game in 0..20 {
+                // A random start: about a third of the points hold stones.
+                let mut p = Position {
+                    n,
+                    cells: vec![None; n * n],
+                };
+                for i in 0..n * n {
+                    p.cells[i] = match rng.below(6) {
+                        0 => Some(Color::Black),
+                        1 => Some(Color::White),
+                        _ => None,
+                    };
+                }
+                // Keep only stones whose string has a liberty, as in a real position.
+                let b0 = PlayoutBoard::from_position(&p, &vec![false; n * n]);
+                for i in 0..n * n {
+                    let c = b0.cell(i);
+                    if b0.cells[c] != EMPTY && b0.libs[usize::from(b0.head[c])] == 0 {
+                        p.cells[i] = None;
+                    }
+                }
+                let mut b = PlayoutBoard::from_position(&p, &vec![false; n * n]);
+                check(&b);
+                let mut v = if game % 2 == 0 { 1 } else { 2 };
+                let (mut last, mut passes) = (0u16, 0);
+                for _ in 0..3 * n * n + 20 {
+                    match b.choose(last, v, &mut rng) {
+                        Some(c) => {
+                            b.play(c, v);
+                            check(&b);
+                            last = c;
+                            passes = 0;
+                        }
+                        None => {
+                            passes += 1;
+                            last = 0;
+                            b.ko = 0;
+                            if passes == 2 {
+                                break;
+                            }
+                        }
+                    }
+                    v = other(v);
+                }
+                // (Tiny boards may cycle through captures until the move limit.)
+                assert!(passes == 2 || n <= 3, "{n}x{n} playout {game} did not end");
+            }
+        }
+    }
+
+    #[test]
+    fn the_policy_captures_an_attacker_in_atari_else_extends() {
+        // Row-major 5x5. White has just played (2,0); Black's stone (1,0) is in
+        // atari with its liberty at (1,1), and White's corner stone (0,0) is in
+        // atari too: Black captures it at (0,1).
+        let mut p = Position {
+            n: 5,
+            cells: vec![None; 25],
+        };
+        p.cells[1] = Some(Color::Black);
+        p.cells[0] = Some(Color::White);
+        p.cells[2] = Some(Color::White);
+        let b = PlayoutBoard::from_position(&p, &[false; 25]);
+        let mut rng = Rng::new(1);
+        let last = b.cell(2) as u16;
+        assert_eq!(b.choose(last, 1, &mut rng), Some(b.cell(5) as u16));
+        // With (0,1) White's, the corner string has room: Black extends at (1,1).
+        p.cells[5] = Some(Color::White);
+        let b = PlayoutBoard::from_position(&p, &[false; 25]);
+        assert_eq!(b.choose(last, 1, &mut rng), Some(b.cell(6) as u16));
+        // White to move after a Black move next to the black stone in atari
+        // captures it.
+        let black = b.cell(1) as u16;
+        assert_eq!(b.choose(black, 2, &mut rng), Some(b.cell(6) as u16));
+    }
+}
