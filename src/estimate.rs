@@ -138,13 +138,17 @@ fn benson(p: &Position, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> 
     alive
 }
 
-/// Playouts are run in batches of this many, and at most [`MAX_PLAYOUTS`]; after
+/// Playouts are run in batches of this many, and at most [`MAX_PLAYOUTS`] (or
+/// [`MOVE_BUDGET`]); after
 /// each batch the estimate stops when every chain still in question is clearly
-/// alive or clearly dead (owned by its colour in at most [`CLEAR`] or at least
-/// 1 - [`CLEAR`] of the playouts), as most final positions are.
+/// on one side of one half: its ownership lies more than [`CLEAR_Z`] standard
+/// errors (of a fair coin over the playouts run) away from 0.5.
 const BATCH: u32 = 16;
-const MAX_PLAYOUTS: u32 = 64;
-const CLEAR: f64 = 0.15;
+const MAX_PLAYOUTS: u32 = 128;
+const CLEAR_Z: f64 = 2.5;
+/// No new batch starts once the playouts have played this many moves in all: it
+/// bounds the time per game (about 230 ns a move) on big unsettled boards.
+const MOVE_BUDGET: u32 = 12_000;
 
 /// Ownership of each chain over random playouts from `p`: for every chain, the sum
 /// over playouts of how many of its points its colour owns at the end; and how
@@ -170,7 +174,8 @@ fn chain_ownership(
     let mut b = start.clone();
     let mut rng = crate::playout::Rng::new(0x5EED_DEAD_D7AD ^ seed);
     let mut run = 0;
-    while run < MAX_PLAYOUTS {
+    let mut moves = 0u32;
+    while run < MAX_PLAYOUTS && moves < MOVE_BUDGET {
         for k in 0..BATCH {
             b.copy_from(&start);
             // Alternate who moves first, so neither side gets the tempo.
@@ -179,7 +184,7 @@ fn chain_ownership(
             } else {
                 Color::White
             };
-            b.playout(first, &mut rng);
+            moves += b.playout(first, &mut rng);
             for (i, &ch) in chain.iter().enumerate() {
                 if ch != NONE && b.owner(i) == Some(colors[ch as usize]) {
                     own[ch as usize] += 1;
@@ -187,9 +192,10 @@ fn chain_ownership(
             }
         }
         run += BATCH;
+        let margin = CLEAR_Z * 0.5 / f64::from(run).sqrt();
         let clear = (0..colors.len()).all(|ch| {
             let f = own[ch] as f64 / (size[ch] as f64 * f64::from(run));
-            settled[ch] || f <= CLEAR || f >= 1.0 - CLEAR
+            settled[ch] || (f - 0.5).abs() > margin
         });
         if clear {
             break;

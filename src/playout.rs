@@ -8,17 +8,24 @@
 //! while playing.
 //!
 //! The policy is the usual light one: capture a string the last move left in
-//! atari; save an own string it put in atari; else a uniformly random move that
-//! neither fills an own eye nor puts an own string of two or more stones in atari
-//! (so sekis survive: neither side fills a shared liberty). Randomness comes from
-//! a fixed-seed generator, so the result depends on the position only.
+//! atari; save an own string it put in atari; after a three-stone capture, take
+//! the vital point of the eyespace it left (nakade); else a uniformly random move
+//! that neither fills an own eye nor puts an own string of two or more stones in
+//! atari (so sekis survive: neither side fills a shared liberty), except two or
+//! three stones inside a single opponent string, a sacrifice that leaves it a
+//! killable three-point eye. Randomness comes from a fixed-seed generator, so the
+//! result depends on the position only.
 
 use crate::board::Color;
 use crate::position::Position;
 
-/// The largest string a random move may leave in atari: one or two stones may be
+/// The largest string a random move may leave in atari anywhere: a single stone
 /// thrown in to spoil an eye (larger ones would break sekis).
-const MAX_SACRIFICE: u8 = 2;
+const MAX_SACRIFICE: u8 = 1;
+/// A string of up to this many stones may be left in atari inside a single
+/// opponent string's eyespace: captured, it leaves a three-point eye that one
+/// move inside kills (a nakade), as GNU Go reads it.
+const NAKADE: u8 = 3;
 
 const EMPTY: u8 = 0;
 const BORDER: u8 = 3;
@@ -69,6 +76,9 @@ pub(crate) struct PlayoutBoard {
     empty_at: Vec<u16>,
     /// Cell forbidden by the simple ko rule for the next move (0: none).
     ko: u16,
+    /// The middle point of a three-stone string the last move captured (0: none):
+    /// the vital point of the eyespace it leaves.
+    vital: u16,
 }
 
 impl PlayoutBoard {
@@ -91,6 +101,7 @@ impl PlayoutBoard {
             empties: Vec::with_capacity(n * n),
             empty_at: vec![0; size],
             ko: 0,
+            vital: 0,
         };
         for y in 0..n {
             for x in 0..n {
@@ -138,6 +149,7 @@ impl PlayoutBoard {
         self.empties.extend_from_slice(&o.empties);
         self.empty_at.copy_from_slice(&o.empty_at);
         self.ko = o.ko;
+        self.vital = o.vital;
     }
 
     #[inline]
@@ -259,10 +271,14 @@ impl PlayoutBoard {
         self.put(c, v);
         let mut captured = 0u16;
         let mut single = 0u16;
+        self.vital = 0;
         for nb in self.nbrs(c) {
             if self.cells[usize::from(nb)] == other(v) {
                 let h = self.head[usize::from(nb)];
                 if self.libs[usize::from(h)] == 0 {
+                    if self.stones[usize::from(h)] == 3 {
+                        self.vital = self.middle_of_three(h);
+                    }
                     let k = self.remove(h);
                     captured += k;
                     single = nb;
@@ -275,6 +291,21 @@ impl PlayoutBoard {
         } else {
             0
         };
+    }
+
+    /// The stone of a three-stone string that touches the other two.
+    fn middle_of_three(&self, h: u16) -> u16 {
+        let a = h;
+        let b = self.next[usize::from(a)];
+        let c = self.next[usize::from(b)];
+        let touches = |x: u16, y: u16| self.nbrs(x).contains(&y);
+        if touches(a, b) && touches(a, c) {
+            a
+        } else if touches(b, a) && touches(b, c) {
+            b
+        } else {
+            c
+        }
     }
 
     /// An own eye of `v`: every neighbour is `v` or the edge, and the opponent
@@ -300,8 +331,9 @@ impl PlayoutBoard {
     }
 
     /// Liberties the string of `v` would have after a move at `c`, counted up to
-    /// two (0: suicide, 1: self-atari), and its stone count (capped, 2 means "two
-    /// or more").
+    /// two (0: suicide, 1: self-atari), and its stone count (capped at 255).
+    /// O(1): an own string next to `c` adds its liberties other than `c`, read off
+    /// its liberty sums with `c`'s share taken out (none, exactly one, or more).
     fn after_move(&self, c: u16, v: u8) -> (u8, u8) {
         let mut found = [0u16; 2];
         let mut k = 0usize;
@@ -314,7 +346,8 @@ impl PlayoutBoard {
         let mut stones = 1u8;
         let mut heads = [0u16; 4];
         let mut nh = 0;
-        for nb in self.nbrs(c) {
+        let nbrs = self.nbrs(c);
+        for nb in nbrs {
             let w = self.cells[usize::from(nb)];
             if w == EMPTY {
                 add(nb, &mut found, &mut k);
@@ -325,30 +358,33 @@ impl PlayoutBoard {
                 }
             } else if w == v {
                 let h = self.head[usize::from(nb)];
-                if !heads[..nh].contains(&h) {
-                    heads[nh] = h;
-                    nh += 1;
-                    stones = stones.saturating_add(self.stones[usize::from(h)].min(255) as u8);
+                if heads[..nh].contains(&h) {
+                    continue;
                 }
-                if self.libs[usize::from(h)] >= 9 {
-                    // At least three real liberties: one left after filling `c`.
-                    return (2, 2);
+                heads[nh] = h;
+                nh += 1;
+                let hi = usize::from(h);
+                stones = stones.saturating_add(self.stones[hi].min(255) as u8);
+                // `c` counts once per stone of the string next to it.
+                let share = nbrs
+                    .iter()
+                    .filter(|&&x| self.cells[usize::from(x)] == v && self.head[usize::from(x)] == h)
+                    .count() as u64;
+                let cc = u64::from(c);
+                let libs = u64::from(self.libs[hi]) - share;
+                let sum = u64::from(self.lib_sum[hi]) - share * cc;
+                let sq = self.lib_sq[hi] - share * cc * cc;
+                if libs == 0 {
+                    continue;
                 }
-                let mut s = h;
-                loop {
-                    for l in self.nbrs(s) {
-                        if self.cells[usize::from(l)] == EMPTY {
-                            add(l, &mut found, &mut k);
-                        }
-                    }
-                    if k >= 2 {
-                        return (2, 2);
-                    }
-                    s = self.next[usize::from(s)];
-                    if s == h {
-                        break;
-                    }
+                if libs * sq == sum * sum {
+                    add((sum / libs) as u16, &mut found, &mut k);
+                } else {
+                    return (2, stones);
                 }
+            }
+            if k >= 2 {
+                return (2, stones);
             }
         }
         (k as u8, stones)
@@ -372,7 +408,47 @@ impl PlayoutBoard {
             return false;
         }
         let (libs, stones) = self.after_move(c, v);
-        libs >= 2 || (libs == 1 && stones <= MAX_SACRIFICE)
+        libs >= 2
+            || (libs == 1
+                && (stones <= MAX_SACRIFICE || (stones <= NAKADE && self.inside_one_string(c, v))))
+    }
+
+    /// Whether the string `v` would make at `c` is surrounded (apart from its
+    /// liberties) by a single opponent string: a sacrifice inside that string's
+    /// eyespace, which leaves it a killable three-point eye once captured.
+    fn inside_one_string(&self, c: u16, v: u8) -> bool {
+        let mut enemy = 0u16;
+        let one = |x: u16, enemy: &mut u16| {
+            if self.cells[usize::from(x)] == other(v) {
+                let h = self.head[usize::from(x)];
+                if *enemy != 0 && *enemy != h {
+                    return false;
+                }
+                *enemy = h;
+            }
+            true
+        };
+        for nb in self.nbrs(c) {
+            if !one(nb, &mut enemy) {
+                return false;
+            }
+            if self.cells[usize::from(nb)] == v {
+                let h = self.head[usize::from(nb)];
+                let mut s = h;
+                loop {
+                    for x in self.nbrs(s) {
+                        if !one(x, &mut enemy) {
+                            return false;
+                        }
+                    }
+                    s = self.next[usize::from(s)];
+                    if s == h {
+                        break;
+                    }
+                }
+            }
+        }
+        enemy != 0
     }
 
     /// A forcing move answering the last move `last`: capture an opponent string
@@ -424,6 +500,12 @@ impl PlayoutBoard {
         if let Some(m) = self.tactical_move(last, v) {
             return Some(m);
         }
+        // Three stones were just captured: take the vital point of the eyespace.
+        let vital = self.vital;
+        if vital != 0 && self.cells[usize::from(vital)] == EMPTY && self.after_move(vital, v).0 >= 1
+        {
+            return Some(vital);
+        }
         if self.empties.is_empty() {
             return None;
         }
@@ -435,16 +517,19 @@ impl PlayoutBoard {
             .find(|&c| self.good_random_move(c, v))
     }
 
-    /// Plays the position out with `first` to move; returns when both pass.
-    pub fn playout(&mut self, first: Color, rng: &mut Rng) {
+    /// Plays the position out with `first` to move until both pass; returns the
+    /// number of moves played.
+    pub fn playout(&mut self, first: Color, rng: &mut Rng) -> u32 {
         let mut v = cell_of(first);
         let mut last = 0u16;
         let mut passes = 0;
+        let mut moves = 0;
         let limit = 3 * self.n * self.n + 20;
         for _ in 0..limit {
             match self.choose(last, v, rng) {
                 Some(c) => {
                     self.play(c, v);
+                    moves += 1;
                     passes = 0;
                     last = c;
                 }
@@ -459,6 +544,7 @@ impl PlayoutBoard {
             }
             v = other(v);
         }
+        moves
     }
 
     /// Who owns row-major point `i` now: its stone, or the colour that alone
@@ -626,5 +712,28 @@ mod tests {
         // captures it.
         let black = b.cell(1) as u16;
         assert_eq!(b.choose(black, 2, &mut rng), Some(b.cell(6) as u16));
+    }
+
+    #[test]
+    fn after_a_three_stone_capture_the_vital_point_is_taken() {
+        // White's straight three (0,0)-(2,0) under Black's wall, liberty (3,0).
+        let mut p = Position {
+            n: 5,
+            cells: vec![None; 25],
+        };
+        for i in [0, 1, 2] {
+            p.cells[i] = Some(Color::White);
+        }
+        for i in [4, 5, 6, 7, 8, 9] {
+            p.cells[i] = Some(Color::Black);
+        }
+        let mut b = PlayoutBoard::from_position(&p, &[false; 25]);
+        let capture = b.cell(3) as u16;
+        b.play(capture, 1);
+        check(&b);
+        assert_eq!(b.cells[b.cell(1)], EMPTY, "captured");
+        // White, to move, plays the middle of the three points.
+        let mut rng = Rng::new(3);
+        assert_eq!(b.choose(capture, 2, &mut rng), Some(b.cell(1) as u16));
     }
 }
