@@ -4,6 +4,10 @@
 //! compared. Prints agreement and time per estimated game.
 //!
 //! `cargo run --release --example estimate_accuracy -- DIR...`
+//!
+//! With `GNUGO_LIST=FILE` it also writes the games it compared, with the markup's
+//! dead stones, as the JSON list `benches/peers/gnugo_dead.py` reads, so GNU Go
+//! is measured on exactly the same games.
 
 use std::time::Instant;
 
@@ -16,6 +20,7 @@ fn main() {
     let mut rp = Replayer::new();
     let (mut games, mut agree) = (0u32, 0u32);
     let mut spent = 0f64;
+    let mut list = Vec::new();
     for item in sgfaudit::input::Walk::new(dirs) {
         let Ok(bytes) = item.read() else { continue };
         let c = sgfaudit::sgf::read(&bytes);
@@ -32,6 +37,11 @@ fn main() {
             }
             let board = rp.board();
             let truth = dead_from_markup(board, &markup);
+            let sgf = |v: &[sgfaudit::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
+            list.push(serde_json::json!({
+                "file": item.name, "game": i, "size": rec.size,
+                "black": sgf(&truth.0), "white": sgf(&truth.1),
+            }));
             let t = Instant::now();
             let est = sgfaudit::estimate::dead_stones(board);
             spent += t.elapsed().as_secs_f64();
@@ -49,6 +59,10 @@ fn main() {
                 );
             }
         }
+    }
+    if let Some(path) = std::env::var_os("GNUGO_LIST") {
+        let text = serde_json::to_string(&list).expect("JSON");
+        std::fs::write(path, text).expect("write the GNU Go list");
     }
     println!(
         "estimate vs markup: {agree} of {games} games agree ({:.1}%), {:.3} ms per game",

@@ -148,7 +148,7 @@ const MAX_PLAYOUTS: u32 = 128;
 const CLEAR_Z: f64 = 2.5;
 /// No new batch starts once the playouts have played this many moves in all: it
 /// bounds the time per game (about 230 ns a move) on big unsettled boards.
-const MOVE_BUDGET: u32 = 12_000;
+const MOVE_BUDGET: u32 = 10_000;
 
 /// Ownership of each chain over random playouts from `p`: for every chain, the sum
 /// over playouts of how many of its points its colour owns at the end; and how

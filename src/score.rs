@@ -3,8 +3,8 @@
 //!
 //! Territory is topological: an empty region (dead stones removed) whose
 //! neighbouring living stones are all of one colour belongs to that colour.
-//! Not yet modelled: Japanese seki eye points (rule 8) — the Japanese count is
-//! topological for now, and says so in `docs/RULES.md`.
+//! The Japanese count leaves out the eye points of groups in seki (rule 8), under
+//! the reading chosen ([`SekiReading`]; computed in [`crate::territory`]).
 
 use crate::board::Color;
 use crate::replay::EndState;
