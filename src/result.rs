@@ -204,6 +204,10 @@ pub fn parse_rules(ru: &str) -> Option<DeclaredRules> {
     if l.matches('/').count() >= 2 {
         return None;
     }
+    let word = |w: &str| {
+        l.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|t| t == w)
+    };
     if l.starts_with("jap") || l.starts_with("kor") || l == "jp" || l == "ja" || l == "nihon kiin" {
         Some(DeclaredRules::Japanese)
     } else if l.starts_with("aga") || l.contains("american") {
@@ -213,8 +217,8 @@ pub fn parse_rules(ru: &str) -> Option<DeclaredRules> {
         || l == "cn"
         || l.starts_with("new zealand")
         || l == "nz"
-        || l.contains("ing")
-        || l.contains("goe")
+        || word("ing")
+        || word("goe")
         || l.contains("tromp")
         || l.starts_with("tt")
     {
@@ -314,6 +318,9 @@ mod tests {
         assert_eq!(parse_rules("New Zealand"), Some(DeclaredRules::Chinese));
         assert_eq!(parse_rules("Ing Goe"), Some(DeclaredRules::Chinese));
         assert_eq!(parse_rules("Tromp/Taylor"), Some(DeclaredRules::Chinese));
+        assert_eq!(parse_rules("GOE"), Some(DeclaredRules::Chinese));
+        // "ing" inside a word is not Ing's rules.
+        assert_eq!(parse_rules("territory scoring"), None);
         assert_eq!(
             parse_rules("koPOSITIONALscoreAREAtaxNONEsui1"),
             Some(DeclaredRules::Chinese)
