@@ -87,6 +87,7 @@ codes! {
     PlayAfterEnd = "A503", "play-after-end", Warning, "Stones were played after two consecutive passes (play resumed).";
     SetupInGame = "A504", "setup-in-game", Warning, "Setup stones (AB/AW/AE) change the board after moves were played.";
     FirstPlayer = "A505", "first-player", Warning, "The first move was not by the expected player (Black on an empty board, White after handicap stones, or PL).";
+    KomiScaled = "A506", "komi-scaled", Warning, "KM of 100 or more, read as komi written x100 (and in stones when a quarter point remains), as the Fox server writes it.";
     // C: counting and results
     ResultMismatch = "C601", "result-mismatch", Warning, "The count under the declared rules (RU) differs from the recorded result (RE).";
     ResultImpossible = "C602", "result-impossible", Warning, "The recorded margin cannot arise with the komi (half-point parity).";

@@ -8,7 +8,7 @@ use crate::board::Color;
 pub enum WinBy {
     /// By this many points.
     Points(f64),
-    /// Points, margin not given (`B+`).
+    /// Points, margin not given (`B+`, or `B+0` as Fox writes it).
     UnknownMargin,
     Resignation,
     Time,
@@ -98,7 +98,12 @@ fn win_by(rest: &str) -> WinBy {
             } else if r.contains("超时") || r.contains("時間") || r.contains("시간") {
                 WinBy::Time
             } else {
-                number(r).map_or(WinBy::Other, WinBy::Points)
+                // A win "by 0" names a winner but no margin (Fox writes `W+0.0`).
+                match number(r) {
+                    Some(0.0) => WinBy::UnknownMargin,
+                    Some(m) => WinBy::Points(m),
+                    None => WinBy::Other,
+                }
             }
         }
     }
@@ -237,6 +242,13 @@ mod tests {
     #[test]
     fn western_forms() {
         assert_eq!(parse_result("B+R").black_margin(), None);
+        assert_eq!(
+            parse_result("W+0.0"),
+            Recorded::Win {
+                winner: Color::White,
+                by: WinBy::UnknownMargin
+            }
+        );
         assert!(matches!(
             parse_result("W+Resign"),
             Recorded::Win {

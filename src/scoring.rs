@@ -405,6 +405,44 @@ pub fn score_game(
 
     let mut result_check = None;
     if let (Some(rec), Some(re)) = (recorded, info.result.as_deref()) {
+        // A winner without a margin (`B+`, `W+0.0`): only the winner is checked.
+        if let (
+            Recorded::Win {
+                winner,
+                by: WinBy::UnknownMargin,
+            },
+            Some(declared),
+        ) = (rec, info.rules.as_deref().and_then(parse_rules))
+        {
+            let c = counting_for(declared);
+            let i = COUNTINGS.iter().position(|x| *x == c).unwrap_or(0);
+            let s = &scores[i];
+            let computed = if s.margin > 0.0 {
+                Some(Color::Black)
+            } else if s.margin < 0.0 {
+                Some(Color::White)
+            } else {
+                None
+            };
+            let matches = computed == Some(winner);
+            if !matches && dead.source != "none" {
+                findings.push(Finding::new(
+                    Code::ResultMismatch,
+                    format!(
+                        "RE[{re}] (winner only) but the {} count gives {} (dead stones: {})",
+                        declared.key(),
+                        s.result(),
+                        dead.source
+                    ),
+                ));
+            }
+            result_check = Some(ResultCheck {
+                recorded: re.to_string(),
+                computed: s.result(),
+                ruleset: declared.key(),
+                matches,
+            });
+        }
         if let Some(m) = rec.black_margin() {
             if let Some(declared) = info.rules.as_deref().and_then(parse_rules) {
                 let c = counting_for(declared);

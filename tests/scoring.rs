@@ -176,3 +176,61 @@ fn dead_stones_inside_the_other_sides_area_are_found() {
     assert_eq!(sgf(&dead.black), ["hh"]);
     assert_eq!(sgf(&dead.white), ["bb"]);
 }
+
+#[test]
+fn komi_written_times_a_hundred_is_read_in_points() {
+    // Fox writes KM[750] for 7.5 points and KM[375] for 3.75 stones (7.5 points).
+    for (km, want) in [("750", 7.5), ("375", 7.5), ("-59.5", -59.5), ("6.5", 6.5)] {
+        let r = common::audit_text(&format!("(;GM[1]SZ[9]KM[{km}];B[ee];W[cc])"));
+        assert_eq!(r.games[0].komi, Some(want), "KM[{km}]");
+        assert_eq!(
+            common::codes(&r).contains(&"A506"),
+            km.len() == 3 && !km.contains('.'),
+            "KM[{km}]"
+        );
+    }
+}
+
+#[test]
+fn a_fox_record_with_scaled_komi_reproduces_its_count() {
+    // The recorded W+1.5 comes out with komi 7.5; with KM[750] taken literally it
+    // was W+744.
+    let Some(dir) = common::shared_corpus() else {
+        return;
+    };
+    let f = dir.join("yenw-ai/BensonDarr/2018.02.05 dolbaram9 VS BensonDarr (010001672).SGF");
+    let r = common::audit_file(&f, &AuditOptions::default());
+    let g = &r.games[0];
+    assert_eq!(g.komi, Some(7.5));
+    let Scoring::Scored {
+        result_check: Some(c),
+        ..
+    } = &g.scoring
+    else {
+        panic!("scored with a result check")
+    };
+    assert_eq!((c.recorded.as_str(), c.matches), ("W+1.5", true), "{c:?}");
+}
+
+#[test]
+fn a_winner_without_a_margin_is_checked_on_the_winner_only() {
+    // Black walls off 5 columns of a 9x9 board, White 3: Black wins the count.
+    let moves = "B[ea];W[fa];B[eb];W[fb];B[ec];W[fc];B[ed];W[fd];B[ee];W[fe];\
+                 B[ef];W[ff];B[eg];W[fg];B[eh];W[fh];B[ei];W[fi];B[];W[]";
+    for (re, matches) in [("B+", true), ("W+0.0", false)] {
+        let r = common::audit_text(&format!("(;GM[1]SZ[9]KM[0.5]RU[Japanese]RE[{re}];{moves})"));
+        let Scoring::Scored {
+            result_check: Some(c),
+            ..
+        } = &r.games[0].scoring
+        else {
+            panic!("RE[{re}]: scored with a result check")
+        };
+        assert_eq!(c.matches, matches, "RE[{re}]: {c:?}");
+        assert_eq!(common::codes(&r).contains(&"C601"), !matches, "RE[{re}]");
+        assert!(
+            !common::codes(&r).contains(&"C602"),
+            "RE[{re}]: no parity claim"
+        );
+    }
+}

@@ -102,6 +102,25 @@ pub struct Converter {
     ids: Vec<String>,
 }
 
+/// A komi no board could give (100 points or more) written by a server that
+/// scales it: Fox writes KM[750] for 7.5 points, and KM[375] for 3.75 stones
+/// (Chinese 子, two points each) = 7.5 points. A quarter point cannot be a komi in
+/// points, so a scaled value with a quarter fraction is read as stones.
+fn rescaled_komi(k: f64) -> Option<(f64, &'static str)> {
+    if k.abs() < 100.0 {
+        return None;
+    }
+    let scaled = k / 100.0;
+    if (scaled * 2.0).fract() != 0.0 {
+        Some((
+            scaled * 2.0,
+            "written x100 and in stones (as Fox does for Chinese rules)",
+        ))
+    } else {
+        Some((scaled, "written x100 (as Fox does)"))
+    }
+}
+
 impl Converter {
     /// Reads the game information of the root node (the root's moves and setup
     /// come with [`Converter::node`], like any other node).
@@ -218,6 +237,16 @@ impl Converter {
             };
         };
 
+        let komi = komi.map(|k| match rescaled_komi(k) {
+            Some((points, how)) => {
+                findings.push(Finding::new(
+                    Code::KomiScaled,
+                    format!("KM[{k}] read as {points} points: {how}"),
+                ));
+                points
+            }
+            None => k,
+        });
         Converter {
             record: Some(GameRecord {
                 size,
