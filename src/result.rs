@@ -13,6 +13,8 @@ pub enum WinBy {
     Resignation,
     Time,
     Forfeit,
+    /// A referee's decision (`B+J`, as the UEC Cup records write it).
+    Judgment,
     /// Another reason (`B+Illegal`, `W+AW`, ...).
     Other,
 }
@@ -92,6 +94,7 @@ fn win_by(rest: &str) -> WinBy {
         "r" | "resign" | "res" | "resignation" => WinBy::Resignation,
         "t" | "time" => WinBy::Time,
         "f" | "forfeit" => WinBy::Forfeit,
+        "j" | "judgment" | "judgement" => WinBy::Judgment,
         _ => {
             if r.contains("中盘") || r.contains("中押") || r.contains("불계") {
                 WinBy::Resignation
@@ -121,9 +124,12 @@ pub fn parse_result(re: &str) -> Recorded {
         "" | "?" => return Recorded::Unknown,
         _ => {}
     }
-    if t.contains("和") || t.contains("持碁") || t.contains("무승부") || lower.ends_with("+j")
-    {
+    if t.contains("和") || t.contains("持碁") || t.contains("무승부") {
         return Recorded::Draw;
+    }
+    // UEC Cup records: `B+J` "Black wins by referee's judgment", `D+J` a judged draw.
+    if lower == "d+j" {
+        return Recorded::Void;
     }
     if t.contains("无胜负") || t.contains("無勝負") {
         return Recorded::Void;
@@ -274,7 +280,15 @@ mod tests {
         assert_eq!(parse_result("W+2.50").black_margin(), Some(-2.5));
         assert_eq!(parse_result("0"), Recorded::Draw);
         assert_eq!(parse_result("Jigo"), Recorded::Draw);
-        assert_eq!(parse_result("W+J"), Recorded::Draw);
+        // "White wins by referee's judgment" (UEC Cup), not jigo.
+        assert_eq!(
+            parse_result("W+J"),
+            Recorded::Win {
+                winner: Color::White,
+                by: WinBy::Judgment
+            }
+        );
+        assert_eq!(parse_result("D+J"), Recorded::Void);
         assert_eq!(parse_result("Void"), Recorded::Void);
         assert_eq!(parse_result("?"), Recorded::Unknown);
         assert_eq!(

@@ -260,6 +260,9 @@ fn counting_for(d: DeclaredRules) -> Counting {
     }
 }
 
+/// Komi values in common use, for the hint of a result mismatch.
+const USUAL_KOMI: [f64; 7] = [0.0, 0.5, 4.5, 5.5, 6.5, 7.5, 8.0];
+
 /// Scores a replayed game, if it ended by passes or its result is a count.
 pub fn score_game(
     board: &Board,
@@ -284,6 +287,10 @@ pub fn score_game(
             Some(Recorded::Win {
                 by: WinBy::Forfeit, ..
             }) => "forfeited",
+            Some(Recorded::Win {
+                by: WinBy::Judgment,
+                ..
+            }) => "decided by the referee's judgment",
             Some(Recorded::Void) => "void",
             _ => "unfinished: no two final passes and no counted result",
         };
@@ -452,12 +459,21 @@ pub fn score_game(
                 // Without dead-stone information a mismatch says little: the JSON
                 // still shows it, but only a count on known dead stones is a finding.
                 if !matches && dead.source != "none" {
+                    // The komi that would make the count equal RE, when it is a usual
+                    // one: the record's KM is then the likelier culprit.
+                    let implied = s.komi + s.margin - m;
+                    let hint = if USUAL_KOMI.iter().any(|k| (k - implied).abs() < 1e-6) {
+                        format!("; with komi {implied} it would equal RE (is KM right?)")
+                    } else {
+                        String::new()
+                    };
                     findings.push(Finding::new(
                         Code::ResultMismatch,
                         format!(
-                            "RE[{re}] but the {} count gives {} (dead stones: {})",
+                            "RE[{re}] but the {} count gives {} with komi {} (dead stones: {}){hint}",
                             declared.key(),
                             s.result(),
+                            s.komi,
                             dead.source
                         ),
                     ));

@@ -234,3 +234,25 @@ fn a_winner_without_a_margin_is_checked_on_the_winner_only() {
         );
     }
 }
+
+#[test]
+fn a_mismatch_that_a_usual_komi_explains_says_so() {
+    // Black's area is 4 columns of territory, White's 3: B+9 on the board. With
+    // KM[0] the recorded B+2.5 cannot come out; komi 6.5 would give it.
+    let moves = "B[ea];W[fa];B[eb];W[fb];B[ec];W[fc];B[ed];W[fd];B[ee];W[fe];\
+                 B[ef];W[ff];B[eg];W[fg];B[eh];W[fh];B[ei];W[fi];B[];W[]";
+    let r = common::audit_text(&format!("(;GM[1]SZ[9]KM[0]RU[Japanese]RE[B+2.5];{moves})"));
+    let g = &r.games[0];
+    let m = g
+        .findings
+        .iter()
+        .find(|f| f.code.id() == "C601")
+        .expect("C601");
+    assert!(m.message.contains("gives B+9 with komi 0"), "{}", m.message);
+    assert!(
+        m.message.contains("with komi 6.5 it would equal RE"),
+        "{}",
+        m.message
+    );
+    assert!(common::codes(&r).contains(&"C602"));
+}
