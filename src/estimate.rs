@@ -250,10 +250,26 @@ fn safe_territory(p: &Position, chain: &[u32], settled: &[bool]) -> Vec<bool> {
     out
 }
 
-/// Estimates the dead stones of a final position: (dead black, dead white). A
-/// chain that is not pass-alive is dead when, over the playouts, its colour owns
-/// its points less than half of the time.
-pub fn dead_stones(board: &Board) -> (Vec<Point>, Vec<Point>) {
+/// A dead-stone estimate.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Estimate {
+    /// Dead black stones, row by row.
+    pub black: Vec<Point>,
+    /// Dead white stones, row by row.
+    pub white: Vec<Point>,
+    /// Stones (dead or alive, either colour) of chains the playouts left in doubt:
+    /// their colour owned them in more than [`DOUBT`] and less than 1 - [`DOUBT`] of
+    /// the playouts. A count that depends on them rests on a coin flip.
+    pub uncertain: Vec<Point>,
+}
+
+/// Ownership closer to one half than this makes a chain's status uncertain.
+pub const DOUBT: f64 = 0.3;
+
+/// Estimates the dead stones of a final position. A chain that is not pass-alive
+/// is dead when, over the playouts, its colour owns its points less than half of
+/// the time.
+pub fn estimate(board: &Board) -> Estimate {
     let p = Position::from_board(board);
     let (chain, colors) = p.chains();
     let mut pass_alive = vec![false; colors.len()];
@@ -265,19 +281,31 @@ pub fn dead_stones(board: &Board) -> (Vec<Point>, Vec<Point>) {
         }
     }
     let (own, _) = chain_ownership(&p, &chain, &colors, &pass_alive, board.hash());
-    let (mut db, mut dw) = (Vec::new(), Vec::new());
+    let mut out = Estimate::default();
+    let full = f64::from(MAX_PLAYOUTS);
     for (i, &ch) in chain.iter().enumerate() {
         if ch == NONE || pass_alive[ch as usize] {
             continue;
         }
-        if 2 * own[ch as usize] < u64::from(MAX_PLAYOUTS) {
+        let o = own[ch as usize];
+        let f = o as f64 / full;
+        if f > DOUBT && f < 1.0 - DOUBT {
+            out.uncertain.push(p.point(i));
+        }
+        if 2 * o < u64::from(MAX_PLAYOUTS) {
             match colors[ch as usize] {
-                Color::Black => db.push(p.point(i)),
-                Color::White => dw.push(p.point(i)),
+                Color::Black => out.black.push(p.point(i)),
+                Color::White => out.white.push(p.point(i)),
             }
         }
     }
-    (db, dw)
+    out
+}
+
+/// The dead stones of [`estimate`]: (dead black, dead white).
+pub fn dead_stones(board: &Board) -> (Vec<Point>, Vec<Point>) {
+    let e = estimate(board);
+    (e.black, e.white)
 }
 
 #[cfg(test)]

@@ -46,10 +46,13 @@ pub struct ScoringOptions {
 /// The dead stones a count rests on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeadStones {
-    /// `markup` or `none`.
+    /// `markup`, `estimated` or `none`.
     pub source: &'static str,
     pub black: Vec<Point>,
     pub white: Vec<Point>,
+    /// Estimated only: stones whose status the playouts left in doubt
+    /// ([`estimate::Estimate::uncertain`]).
+    pub uncertain: Vec<Point>,
 }
 
 /// The check of the recorded result against the count under the declared rules.
@@ -304,20 +307,23 @@ pub fn score_game(
                 source: "markup",
                 black,
                 white,
+                uncertain: Vec::new(),
             }
         }
         (DeadStonesMode::Auto | DeadStonesMode::Estimate, _) => {
-            let (black, white) = estimate::dead_stones(board);
+            let e = estimate::estimate(board);
             DeadStones {
                 source: "estimated",
-                black,
-                white,
+                black: e.black,
+                white: e.white,
+                uncertain: e.uncertain,
             }
         }
         _ => DeadStones {
             source: "none",
             black: Vec::new(),
             white: Vec::new(),
+            uncertain: Vec::new(),
         },
     };
     let all_dead: Vec<Point> = dead.black.iter().chain(&dead.white).copied().collect();

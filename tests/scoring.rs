@@ -256,3 +256,31 @@ fn a_mismatch_that_a_usual_komi_explains_says_so() {
     );
     assert!(common::codes(&r).contains(&"C602"));
 }
+
+#[test]
+fn an_estimate_names_the_stones_it_is_unsure_of() {
+    // GoBucks: a capturing race in the top-right corner that playouts split about
+    // evenly; the stones of both sides there are uncertain, the rest of the board
+    // is not.
+    let mut opts = AuditOptions::default();
+    opts.scoring.dead_stones = sgfaudit::scoring::DeadStonesMode::Estimate;
+    let f = root().join("corpus/real/gnugo-regression/kgs/20040516-GoBucks-GnuGoCVS.sgf");
+    let r = common::audit_file(&f, &opts);
+    let Scoring::Scored { dead, .. } = &r.games[0].scoring else {
+        panic!("scored")
+    };
+    let names: Vec<String> = dead.uncertain.iter().map(|p| p.sgf()).collect();
+    for p in ["rb", "rc", "pe"] {
+        assert!(names.contains(&p.to_string()), "{p} in {names:?}");
+    }
+    assert!(names.iter().all(|p| p.as_bytes()[0] >= b'n'), "{names:?}");
+    // A settled position has no uncertain stone.
+    let r = common::audit_text(
+        "(;GM[1]SZ[9]KM[0];B[ea];W[fa];B[eb];W[fb];B[ec];W[fc];B[ed];W[fd];B[ee];W[fe];\
+         B[ef];W[ff];B[eg];W[fg];B[eh];W[fh];B[ei];W[fi];B[];W[])",
+    );
+    let Scoring::Scored { dead, .. } = &r.games[0].scoring else {
+        panic!("scored")
+    };
+    assert!(dead.uncertain.is_empty(), "{:?}", dead.uncertain);
+}

@@ -76,6 +76,7 @@ impl CsvReporter {
                 "check_ruleset",
                 "check_computed",
                 "check_match",
+                "dead_uncertain",
             ])
             .map_err(csv_err)?;
         findings
@@ -105,7 +106,7 @@ impl Reporter for CsvReporter {
                 Status::Error(e) => ("error", e.clone()),
             };
             let illegal = |rs: Ruleset| g.verdicts[rs.index()].illegal.len().to_string();
-            let mut scoring = vec![String::new(); 17];
+            let mut scoring = vec![String::new(); 18];
             match &g.scoring {
                 Scoring::NotScored(why) => scoring[0] = why.clone(),
                 Scoring::Scored {
@@ -117,6 +118,7 @@ impl Reporter for CsvReporter {
                     scoring[1] = dead.source.to_string();
                     scoring[2] = dead.black.len().to_string();
                     scoring[3] = dead.white.len().to_string();
+                    scoring[17] = dead.uncertain.len().to_string();
                     for (k, sc) in scores.iter().enumerate() {
                         scoring[4 + k] = sc.result();
                         scoring[9 + k] = sc.margin.to_string();

@@ -47,6 +47,7 @@ struct DeadJson {
     source: &'static str,
     black: Vec<String>,
     white: Vec<String>,
+    uncertain: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -235,6 +236,7 @@ fn game_json<'a>(file: &'a FileReport, g: &'a GameReport) -> GameJson<'a> {
                 source: dead.source,
                 black: dead.black.iter().map(|p| p.sgf()).collect(),
                 white: dead.white.iter().map(|p| p.sgf()).collect(),
+                uncertain: dead.uncertain.iter().map(|p| p.sgf()).collect(),
             });
             result_check = rc.as_ref().map(|c| CheckJson {
                 recorded: &c.recorded,

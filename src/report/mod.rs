@@ -47,7 +47,8 @@ pub struct Summary {
     /// Games scored, and games not scored per reason.
     pub scored: u64,
     pub not_scored: BTreeMap<String, u64>,
-    /// Result checks made and matched, per dead-stone source.
+    /// Result checks made and matched, per dead-stone source (and for estimates
+    /// in which no stone was uncertain).
     pub result_checks: BTreeMap<&'static str, (u64, u64)>,
     /// Per pair of countings: games whose winner changes, and how often each
     /// cause takes part in such a change.
@@ -95,6 +96,14 @@ impl Summary {
                         let e = self.result_checks.entry(dead.source).or_default();
                         e.0 += 1;
                         e.1 += u64::from(c.matches);
+                        if dead.source == "estimated" && dead.uncertain.is_empty() {
+                            let e = self
+                                .result_checks
+                                .entry("estimated, none uncertain")
+                                .or_default();
+                            e.0 += 1;
+                            e.1 += u64::from(c.matches);
+                        }
                     }
                     for d in divergence.iter().filter(|d| d.winner_changes) {
                         let e = self.winner_changes.entry(d.between).or_default();
