@@ -19,6 +19,7 @@ fn main() {
     let verbose = std::env::var_os("VERBOSE").is_some();
     let mut rp = Replayer::new();
     let (mut games, mut agree) = (0u32, 0u32);
+    let (mut sure_games, mut sure_agree) = (0u32, 0u32);
     let mut spent = 0f64;
     let mut list = Vec::new();
     for item in sgfaudit::input::Walk::new(dirs) {
@@ -43,19 +44,24 @@ fn main() {
                 "black": sgf(&truth.0), "white": sgf(&truth.1),
             }));
             let t = Instant::now();
-            let est = sgfaudit::estimate::dead_stones(board);
+            let e = sgfaudit::estimate::estimate(board);
+            let sure = e.uncertain.is_empty();
+            let est = (e.black, e.white);
             spent += t.elapsed().as_secs_f64();
             games += 1;
+            sure_games += u32::from(sure);
+            sure_agree += u32::from(sure && est == truth);
             if est == truth {
                 agree += 1;
             } else if verbose {
                 println!(
-                    "{} game {i}: markup dead B {} W {}, estimated B {} W {}",
+                    "{} game {i}: markup dead B {} W {}, estimated B {} W {}{}",
                     item.name,
                     truth.0.len(),
                     truth.1.len(),
                     est.0.len(),
-                    est.1.len()
+                    est.1.len(),
+                    if sure { "" } else { " (some stones uncertain)" }
                 );
             }
         }
@@ -64,6 +70,10 @@ fn main() {
         let text = serde_json::to_string(&list).expect("JSON");
         std::fs::write(path, text).expect("write the GNU Go list");
     }
+    println!(
+        "games with no uncertain stone: {sure_agree} of {sure_games} agree ({:.1}%)",
+        100.0 * f64::from(sure_agree) / f64::from(sure_games.max(1))
+    );
     println!(
         "estimate vs markup: {agree} of {games} games agree ({:.1}%), {:.3} ms per game",
         100.0 * f64::from(agree) / f64::from(games.max(1)),
