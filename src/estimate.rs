@@ -10,6 +10,9 @@
 //!    Black to move first, half with White. A chain whose colour owns its points
 //!    in fewer than half of the playouts is dead. Playouts run in batches and stop
 //!    early once every chain in question is clearly alive or clearly dead.
+//! 3. **Doubt is reported**: chains owned by their colour in 30-70% of the
+//!    playouts are listed as uncertain, so a reader knows which counts rest on a
+//!    coin flip.
 //!
 //! Measured against TB/TW markup with `cargo run --release --example
 //! estimate_accuracy -- DIR` (figures in docs/RULES.md).

@@ -24,7 +24,7 @@ use crate::position::Position;
 const MAX_SACRIFICE: u8 = 1;
 /// A string of up to this many stones may be left in atari inside a single
 /// opponent string's eyespace: captured, it leaves a three-point eye that one
-/// move inside kills (a nakade), as GNU Go reads it.
+/// move inside kills (a nakade).
 const NAKADE: u8 = 3;
 
 const EMPTY: u8 = 0;
