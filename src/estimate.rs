@@ -5,7 +5,7 @@
 //! 1. **Benson's algorithm** finds the chains of each colour that are alive even if
 //!    their owner always passes (pass-alive); they are never dead, and empty
 //!    regions bordered only by them are left out of the playouts.
-//! 2. **Ownership by playouts** ([`crate::playout`]): the final position is played
+//! 2. **Ownership by playouts** (`src/playout.rs`): the final position is played
 //!    out to the end many times by a light random policy, half the time with
 //!    Black to move first, half with White. A chain whose colour owns its points
 //!    in fewer than half of the playouts is dead. Playouts run in batches and stop

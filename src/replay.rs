@@ -404,7 +404,7 @@ struct Run {
     end: EndState,
 }
 
-/// Findings kept per game; see [`Run::note`].
+/// Findings kept per game; see `Run::note`.
 pub const MAX_FINDINGS: usize = 10_000;
 
 impl Run {

@@ -32,7 +32,7 @@ pub struct TreeSpan {
     pub unclosed: u32,
     /// Nodes (`;`) seen inside it.
     pub nodes: u64,
-    /// Problems inside it (at most [`MAX_PROBLEMS`]).
+    /// Problems inside it (at most `MAX_PROBLEMS`).
     pub problems: Vec<Problem>,
     /// Problems beyond those recorded.
     pub more_problems: u64,
