@@ -263,6 +263,82 @@ fn counting_for(d: DeclaredRules) -> Counting {
     }
 }
 
+/// Checks the recorded result against the count under the declared rules: the
+/// margin when RE has one, else (`B+`, `W+0.0`) the winner only. Adds C601 for a
+/// difference (only when dead stones are known: without them a mismatch says
+/// little) and C602 for a margin the komi's half points cannot give.
+fn check_result(
+    rec: Recorded,
+    re: &str,
+    declared: DeclaredRules,
+    scores: &[Score; 5],
+    dead_source: &str,
+    findings: &mut Vec<Finding>,
+) -> Option<ResultCheck> {
+    let c = counting_for(declared);
+    let s = &scores[COUNTINGS.iter().position(|x| *x == c).unwrap_or(0)];
+    let mut impossible = false;
+    let (matches, detail) = match (rec, rec.black_margin()) {
+        (_, Some(m)) => {
+            // The komi that would make the count equal RE, when it is a usual one:
+            // the record's KM is then the likelier culprit.
+            let implied = s.komi + s.margin - m;
+            let hint = if USUAL_KOMI.iter().any(|k| (k - implied).abs() < 1e-6) {
+                format!("; with komi {implied} it would equal RE (is KM right?)")
+            } else {
+                String::new()
+            };
+            // A count is a whole number minus komi (minus compensation).
+            let frac = (m + s.komi + s.compensation).rem_euclid(1.0);
+            impossible = frac > 1e-6 && (1.0 - frac) > 1e-6;
+            ((s.margin - m).abs() < 1e-6, hint)
+        }
+        (
+            Recorded::Win {
+                winner,
+                by: WinBy::UnknownMargin,
+            },
+            None,
+        ) => {
+            let computed = if s.margin > 0.0 {
+                Some(Color::Black)
+            } else if s.margin < 0.0 {
+                Some(Color::White)
+            } else {
+                None
+            };
+            (computed == Some(winner), " (winner only)".to_string())
+        }
+        _ => return None,
+    };
+    if !matches && dead_source != "none" {
+        findings.push(Finding::new(
+            Code::ResultMismatch,
+            format!(
+                "RE[{re}] but the {} count gives {} with komi {} (dead stones: {dead_source}){detail}",
+                declared.key(),
+                s.result(),
+                s.komi,
+            ),
+        ));
+    }
+    if impossible {
+        findings.push(Finding::new(
+            Code::ResultImpossible,
+            format!(
+                "RE[{re}] cannot arise with komi {}: the half points do not match",
+                s.komi
+            ),
+        ));
+    }
+    Some(ResultCheck {
+        recorded: re.to_string(),
+        computed: s.result(),
+        ruleset: declared.key(),
+        matches,
+    })
+}
+
 /// Komi values in common use, for the hint of a result mismatch.
 const USUAL_KOMI: [f64; 7] = [0.0, 0.5, 4.5, 5.5, 6.5, 7.5, 8.0];
 
@@ -416,94 +492,14 @@ pub fn score_game(
         ));
     }
 
-    let mut result_check = None;
-    if let (Some(rec), Some(re)) = (recorded, info.result.as_deref()) {
-        // A winner without a margin (`B+`, `W+0.0`): only the winner is checked.
-        if let (
-            Recorded::Win {
-                winner,
-                by: WinBy::UnknownMargin,
-            },
-            Some(declared),
-        ) = (rec, info.rules.as_deref().and_then(parse_rules))
-        {
-            let c = counting_for(declared);
-            let i = COUNTINGS.iter().position(|x| *x == c).unwrap_or(0);
-            let s = &scores[i];
-            let computed = if s.margin > 0.0 {
-                Some(Color::Black)
-            } else if s.margin < 0.0 {
-                Some(Color::White)
-            } else {
-                None
-            };
-            let matches = computed == Some(winner);
-            if !matches && dead.source != "none" {
-                findings.push(Finding::new(
-                    Code::ResultMismatch,
-                    format!(
-                        "RE[{re}] (winner only) but the {} count gives {} (dead stones: {})",
-                        declared.key(),
-                        s.result(),
-                        dead.source
-                    ),
-                ));
-            }
-            result_check = Some(ResultCheck {
-                recorded: re.to_string(),
-                computed: s.result(),
-                ruleset: declared.key(),
-                matches,
-            });
-        }
-        if let Some(m) = rec.black_margin() {
-            if let Some(declared) = info.rules.as_deref().and_then(parse_rules) {
-                let c = counting_for(declared);
-                let i = COUNTINGS.iter().position(|x| *x == c).unwrap_or(0);
-                let s = &scores[i];
-                let matches = (s.margin - m).abs() < 1e-6;
-                // Without dead-stone information a mismatch says little: the JSON
-                // still shows it, but only a count on known dead stones is a finding.
-                if !matches && dead.source != "none" {
-                    // The komi that would make the count equal RE, when it is a usual
-                    // one: the record's KM is then the likelier culprit.
-                    let implied = s.komi + s.margin - m;
-                    let hint = if USUAL_KOMI.iter().any(|k| (k - implied).abs() < 1e-6) {
-                        format!("; with komi {implied} it would equal RE (is KM right?)")
-                    } else {
-                        String::new()
-                    };
-                    findings.push(Finding::new(
-                        Code::ResultMismatch,
-                        format!(
-                            "RE[{re}] but the {} count gives {} with komi {} (dead stones: {}){hint}",
-                            declared.key(),
-                            s.result(),
-                            s.komi,
-                            dead.source
-                        ),
-                    ));
-                }
-                result_check = Some(ResultCheck {
-                    recorded: re.to_string(),
-                    computed: s.result(),
-                    ruleset: declared.key(),
-                    matches,
-                });
-                // A count is a whole number minus komi (minus compensation).
-                let frac = (m + s.komi + s.compensation).rem_euclid(1.0);
-                if frac > 1e-6 && (1.0 - frac) > 1e-6 {
-                    findings.push(Finding::new(
-                        Code::ResultImpossible,
-                        format!(
-                            "RE[{re}] cannot arise with komi {}: the half points do not match",
-                            s.komi
-                        ),
-                    ));
-                }
-            }
-        }
-    }
+    let result_check = match (recorded, info.result.as_deref()) {
+        (Some(rec), Some(re)) => info
+            .rules
+            .as_deref()
+            .and_then(parse_rules)
+            .and_then(|declared| check_result(rec, re, declared, &scores, dead.source, findings)),
+        _ => None,
+    };
     let divergence = divergences(&scores, &pos, end);
     Scoring::Scored {
         dead,
