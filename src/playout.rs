@@ -5,7 +5,11 @@
 //! with the sum and the sum of squares of the liberty cells, so "is this string in
 //! atari, and where is its liberty" costs O(1) (the trick of libEGO and Pachi).
 //! Every playout starts from a copy of the same position; nothing is allocated
-//! while playing.
+//! while playing. It is not [`crate::board::Board`] on purpose: the replay's board
+//! keeps a change log and a Zobrist hash that playouts do not need (the log would
+//! grow with every playout move), and lacks the liberty sums they do; adding them
+//! there would slow the per-move replay for every game. Only the string merge is
+//! the same idea in both.
 //!
 //! The policy is the usual light one: capture a string the last move left in
 //! atari; save an own string it put in atari; after a three-stone capture, take
