@@ -153,16 +153,17 @@ const CLEAR_Z: f64 = 2.5;
 /// bounds the time per game (about 230 ns a move) on big unsettled boards.
 const MOVE_BUDGET: u32 = 10_000;
 
-/// Ownership of each chain over random playouts from `p`: for every chain, the sum
-/// over playouts of how many of its points its colour owns at the end; and how
-/// many playouts were run. Chains marked in `settled` do not keep the estimate going.
+/// Ownership of each chain over random playouts from `p`: for every chain, how
+/// many of [`MAX_PLAYOUTS`] playouts its colour owns it in (scaled from the
+/// playouts actually run, averaged over its points). Chains marked in `settled`
+/// do not keep the estimate going.
 fn chain_ownership(
     p: &Position,
     chain: &[u32],
     colors: &[Color],
     settled: &[bool],
     seed: u64,
-) -> (Vec<u64>, u32) {
+) -> Vec<u64> {
     let mut size = vec![0u64; colors.len()];
     for &ch in chain {
         if ch != NONE {
@@ -171,7 +172,7 @@ fn chain_ownership(
     }
     let mut own = vec![0u64; colors.len()];
     if settled.iter().all(|&s| s) {
-        return (own, 0);
+        return own;
     }
     let start = crate::playout::PlayoutBoard::from_position(p, &safe_territory(p, chain, settled));
     let mut b = start.clone();
@@ -207,7 +208,7 @@ fn chain_ownership(
     for ch in 0..colors.len() {
         own[ch] = own[ch] * u64::from(MAX_PLAYOUTS) / (size[ch] * u64::from(run));
     }
-    (own, run)
+    own
 }
 
 /// Empty points of regions that hold no stone and border only chains of one colour
@@ -283,7 +284,7 @@ pub fn estimate(board: &Board) -> Estimate {
             }
         }
     }
-    let (own, _) = chain_ownership(&p, &chain, &colors, &pass_alive, board.hash());
+    let own = chain_ownership(&p, &chain, &colors, &pass_alive, board.hash());
     let mut out = Estimate::default();
     let full = f64::from(MAX_PLAYOUTS);
     for (i, &ch) in chain.iter().enumerate() {
