@@ -5,7 +5,8 @@
 //!
 //! `cargo run --release --example estimate_accuracy -- DIR...`
 //!
-//! With `GNUGO_LIST=FILE` it also writes the games it compared, with the markup's
+//! `SALT=N` (N > 0) draws the playouts with another seed, to see how much the
+//! figures rest on the draw. With `GNUGO_LIST=FILE` it also writes the games it compared, with the markup's
 //! dead stones, as the JSON list `benches/peers/gnugo_dead.py` reads, so GNU Go
 //! is measured on exactly the same games.
 
@@ -17,18 +18,29 @@ use sgfaudit::scoring::dead_from_markup;
 fn main() {
     let dirs: Vec<String> = std::env::args().skip(1).collect();
     let verbose = std::env::var_os("VERBOSE").is_some();
+    let salt: u64 = std::env::var("SALT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     let mut rp = Replayer::new();
     let (mut games, mut agree) = (0u32, 0u32);
     let (mut sure_games, mut sure_agree) = (0u32, 0u32);
+    let (mut re_games, mut re_agree) = (0u32, 0u32);
     let mut spent = 0f64;
     let mut list = Vec::new();
     for item in sgfaudit::input::Walk::new(dirs) {
         let Ok(bytes) = item.read() else { continue };
         let c = sgfaudit::sgf::read(&bytes);
         for i in 0..c.game_count() {
-            let Some(rec) = c.parse_game(i).record else {
+            let parsed = c.parse_game(i);
+            let Some(rec) = parsed.record else {
                 continue;
             };
+            let counted = parsed
+                .info
+                .result
+                .as_deref()
+                .is_some_and(|re| sgfaudit::result::parse_result(re).is_count());
             let Some(markup) = rec.markup.clone() else {
                 continue;
             };
@@ -41,27 +53,30 @@ fn main() {
             let sgf = |v: &[sgfaudit::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
             list.push(serde_json::json!({
                 "file": item.name, "game": i, "size": rec.size,
-                "black": sgf(&truth.0), "white": sgf(&truth.1),
+                "black": sgf(&truth.0), "white": sgf(&truth.1), "counted_re": counted,
             }));
             let t = Instant::now();
-            let e = sgfaudit::estimate::estimate(board);
+            let e = sgfaudit::estimate::estimate_seeded(board, salt);
             let sure = e.uncertain.is_empty();
             let est = (e.black, e.white);
             spent += t.elapsed().as_secs_f64();
             games += 1;
+            re_games += u32::from(counted);
+            re_agree += u32::from(counted && est == truth);
             sure_games += u32::from(sure);
             sure_agree += u32::from(sure && est == truth);
             if est == truth {
                 agree += 1;
             } else if verbose {
                 println!(
-                    "{} game {i}: markup dead B {} W {}, estimated B {} W {}{}",
+                    "{} game {i}: markup dead B {} W {}, estimated B {} W {}{}{}",
                     item.name,
                     truth.0.len(),
                     truth.1.len(),
                     est.0.len(),
                     est.1.len(),
-                    if sure { "" } else { " (some stones uncertain)" }
+                    if sure { "" } else { " (some stones uncertain)" },
+                    if counted { "" } else { " (RE not a count)" }
                 );
             }
         }
@@ -73,6 +88,10 @@ fn main() {
     println!(
         "games with no uncertain stone: {sure_agree} of {sure_games} agree ({:.1}%)",
         100.0 * f64::from(sure_agree) / f64::from(sure_games.max(1))
+    );
+    println!(
+        "games with a counted RE: {re_agree} of {re_games} agree ({:.1}%)",
+        100.0 * f64::from(re_agree) / f64::from(re_games.max(1))
     );
     println!(
         "estimate vs markup: {agree} of {games} games agree ({:.1}%), {:.3} ms per game",

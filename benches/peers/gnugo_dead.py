@@ -1,8 +1,11 @@
 """GNU Go's dead stones for the marked-up games, measured the same way as
 sgfaudit's estimator: GTP `loadsgf` then `final_status_list dead` per game.
-Input: a JSON list of {file, game, size, black, white} (markup dead stones, SGF
-points) as written by `sgfaudit check --format jsonl --dead-stones markup`.
-Prints agreement and time per game."""
+Input: the JSON list of {file, game, size, black, white, counted_re} (markup
+dead stones, SGF points) that `GNUGO_LIST=FILE cargo run --release --example
+estimate_accuracy -- DIR` writes. Prints agreement (over all games, and over
+those whose RE is a count) and time per game; VERBOSE=1 names the games that
+disagree."""
+import os
 import json, subprocess, sys, time
 
 COLS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
@@ -15,6 +18,7 @@ def to_sgf(v, size):
 def main():
     games = json.load(open(sys.argv[1]))
     agree = 0
+    re_games = re_agree = 0
     spent = 0.0
     slowest = 0.0
     for g in games:
@@ -44,9 +48,16 @@ def main():
         size = g["size"]
         got = set(to_sgf(v, size) for v in pts if v and v[0].isalpha())
         want = set(g["black"]) | set(g["white"])
+        counted = g.get("counted_re", False)
+        re_games += counted
         if got == want:
             agree += 1
+            re_agree += counted
+        elif os.environ.get("VERBOSE"):
+            print(f"{g['file']}: markup {len(want)} dead, GNU Go {len(got)}"
+                  + ("" if counted else " (RE not a count)"))
     n = sum(1 for g in games if g["game"] == 0)
+    print(f"games with a counted RE: {re_agree} of {re_games} agree ({100*re_agree/max(re_games,1):.1f}%)")
     print(f"gnugo final_status_list dead vs markup: {agree} of {n} games agree ({100*agree/n:.1f}%), "
           f"{1000*spent/n:.0f} ms per game (slowest {slowest:.1f} s)")
 
