@@ -12,13 +12,17 @@
 //! the same idea in both.
 //!
 //! The policy is the usual light one: capture a string the last move left in
-//! atari; save an own string it put in atari; after a three-stone capture, take
-//! the vital point of the eyespace it left (nakade); else a uniformly random move
-//! that neither fills an own eye nor puts an own string of two or more stones in
-//! atari (so sekis survive: neither side fills a shared liberty), except two or
-//! three stones inside a single opponent string, a sacrifice that leaves it a
-//! killable three-point eye. Randomness comes from a fixed-seed generator, so the
-//! result depends on the position only.
+//! atari; save an own string it put in atari (a capture that would leave the
+//! capturing string in atari itself comes last: it can be retaken, with more);
+//! after a three-stone capture, take the vital point of the eyespace it left
+//! (nakade); else a uniformly random move that neither fills an own eye nor puts
+//! an own string of two or more stones in atari (so sekis survive: neither side
+//! fills a shared liberty), except two or three stones inside a single opponent
+//! string that has no eye elsewhere (else capturing them only gives it a second
+//! eye), a sacrifice that leaves it a killable three-point eye; and no filling of
+//! a false eye that leaves the joined string two liberties or fewer (it turns a
+//! seki's shared liberties into a killable shape). Randomness comes from a fixed-seed generator, so the result depends on
+//! the position only.
 
 use crate::board::Color;
 use crate::position::Position;
@@ -411,16 +415,86 @@ impl PlayoutBoard {
         if empty == 0 && self.is_eye(c, v) {
             return false;
         }
+        if empty == 0 && self.false_eye_fill_short_of_libs(c, v) {
+            return false;
+        }
         let (libs, stones) = self.after_move(c, v);
         libs >= 2
             || (libs == 1
                 && (stones <= MAX_SACRIFICE || (stones <= NAKADE && self.inside_one_string(c, v))))
     }
 
+    /// Whether `c` is a false eye of `v` (every neighbour `v` or the edge) whose
+    /// filling would leave the joined string with two liberties or fewer: in a
+    /// seki that turns shared liberties into a killable shape.
+    fn false_eye_fill_short_of_libs(&self, c: u16, v: u8) -> bool {
+        let mut heads = [0u16; 4];
+        let mut nh = 0;
+        for nb in self.nbrs(c) {
+            match self.cells[usize::from(nb)] {
+                BORDER => {}
+                w if w == v => {
+                    let h = self.head[usize::from(nb)];
+                    if !heads[..nh].contains(&h) {
+                        heads[nh] = h;
+                        nh += 1;
+                    }
+                }
+                _ => return false,
+            }
+        }
+        let mut libs = [0u16; 3];
+        let mut k = 0;
+        for &h in &heads[..nh] {
+            let mut s = h;
+            loop {
+                for l in self.nbrs(s) {
+                    if l != c && self.cells[usize::from(l)] == EMPTY && !libs[..k].contains(&l) {
+                        libs[k] = l;
+                        k += 1;
+                        if k == 3 {
+                            return false;
+                        }
+                    }
+                }
+                s = self.next[usize::from(s)];
+                if s == h {
+                    break;
+                }
+            }
+        }
+        true
+    }
+
     /// Whether the string `v` would make at `c` is surrounded (apart from its
-    /// liberties) by a single opponent string: a sacrifice inside that string's
-    /// eyespace, which leaves it a killable three-point eye once captured.
+    /// liberties) by a single opponent string with no eye elsewhere: a sacrifice
+    /// inside that string's eyespace, which leaves it a killable three-point eye
+    /// once captured.
     fn inside_one_string(&self, c: u16, v: u8) -> bool {
+        let h = self.enclosing_string(c, v);
+        h != 0 && !self.has_eye_besides(h, c)
+    }
+
+    /// Whether the string headed by `h` has an eye of its own at a liberty other than `c`.
+    fn has_eye_besides(&self, h: u16, c: u16) -> bool {
+        let w = self.cells[usize::from(h)];
+        let mut s = h;
+        loop {
+            for l in self.nbrs(s) {
+                if l != c && self.cells[usize::from(l)] == EMPTY && self.is_eye(l, w) {
+                    return true;
+                }
+            }
+            s = self.next[usize::from(s)];
+            if s == h {
+                return false;
+            }
+        }
+    }
+
+    /// The head of the single opponent string that surrounds the string `v` would
+    /// make at `c` (apart from its liberties), or 0.
+    fn enclosing_string(&self, c: u16, v: u8) -> u16 {
         let mut enemy = 0u16;
         let one = |x: u16, enemy: &mut u16| {
             if self.cells[usize::from(x)] == other(v) {
@@ -434,7 +508,7 @@ impl PlayoutBoard {
         };
         for nb in self.nbrs(c) {
             if !one(nb, &mut enemy) {
-                return false;
+                return 0;
             }
             if self.cells[usize::from(nb)] == v {
                 let h = self.head[usize::from(nb)];
@@ -442,7 +516,7 @@ impl PlayoutBoard {
                 loop {
                     for x in self.nbrs(s) {
                         if !one(x, &mut enemy) {
-                            return false;
+                            return 0;
                         }
                     }
                     s = self.next[usize::from(s)];
@@ -452,50 +526,55 @@ impl PlayoutBoard {
                 }
             }
         }
-        enemy != 0
+        enemy
     }
 
     /// A forcing move answering the last move `last`: capture an opponent string
     /// in atari next to it (or the string it made), else save an own string it put
-    /// in atari when the liberty gives room.
+    /// in atari, by capturing an attacker in atari around it or by extending when
+    /// the liberty gives room. A capture that would leave the capturing string in
+    /// atari (to be retaken, with more) is played only when nothing better is found.
     fn tactical_move(&self, last: u16, v: u8) -> Option<u16> {
         if last == 0 || self.cells[usize::from(last)] != other(v) {
             return None;
         }
-        if let Some(l) = self.atari_lib(self.head[usize::from(last)]) {
-            if l != self.ko {
+        let mut fallback = None;
+        let capture = |h: u16, fallback: &mut Option<u16>| {
+            let l = self.atari_lib(h).filter(|&l| l != self.ko)?;
+            if self.after_move(l, v).0 >= 2 {
+                return Some(l);
+            }
+            fallback.get_or_insert(l);
+            None
+        };
+        if let Some(l) = capture(self.head[usize::from(last)], &mut fallback) {
+            return Some(l);
+        }
+        for nb in self.nbrs(last) {
+            if self.cells[usize::from(nb)] != v {
+                continue;
+            }
+            let h = self.head[usize::from(nb)];
+            let Some(l) = self.atari_lib(h) else { continue };
+            let mut s = h;
+            loop {
+                for a in self.nbrs(s) {
+                    if self.cells[usize::from(a)] == other(v) {
+                        if let Some(l) = capture(self.head[usize::from(a)], &mut fallback) {
+                            return Some(l);
+                        }
+                    }
+                }
+                s = self.next[usize::from(s)];
+                if s == h {
+                    break;
+                }
+            }
+            if l != self.ko && self.after_move(l, v).0 >= 2 {
                 return Some(l);
             }
         }
-        for nb in self.nbrs(last) {
-            let w = self.cells[usize::from(nb)];
-            if w == v {
-                let h = self.head[usize::from(nb)];
-                if let Some(l) = self.atari_lib(h) {
-                    // Capture an attacker in atari around the string, else extend.
-                    let mut s = h;
-                    loop {
-                        for a in self.nbrs(s) {
-                            if self.cells[usize::from(a)] == other(v) {
-                                if let Some(cap) = self.atari_lib(self.head[usize::from(a)]) {
-                                    if cap != self.ko {
-                                        return Some(cap);
-                                    }
-                                }
-                            }
-                        }
-                        s = self.next[usize::from(s)];
-                        if s == h {
-                            break;
-                        }
-                    }
-                    if l != self.ko && self.after_move(l, v).0 >= 2 {
-                        return Some(l);
-                    }
-                }
-            }
-        }
-        None
+        fallback
     }
 
     /// The policy's move for `v` after the last move `last` (0: a pass), or `None`
@@ -739,5 +818,43 @@ mod tests {
         // White, to move, plays the middle of the three points.
         let mut rng = Rng::new(3);
         assert_eq!(b.choose(capture, 2, &mut rng), Some(b.cell(1) as u16));
+    }
+
+    fn board_of(rows: &[&str]) -> PlayoutBoard {
+        let p = Position::from_board(&crate::board::Board::from_rows(rows));
+        PlayoutBoard::from_position(&p, &vec![false; p.n * p.n])
+    }
+
+    #[test]
+    fn a_capture_into_atari_waits_for_a_safe_one() {
+        // White's last move (4,3) put Black's corner string in atari at (4,4).
+        // Taking the stone there leaves the string one liberty, to be retaken;
+        // capturing White's inner string at (1,4) saves it for good.
+        let b = board_of(&[".....", "..XOO", ".XOXX", ".XOXO", "..OX."]);
+        let mut rng = Rng::new(5);
+        let last = b.cell(3 * 5 + 4) as u16;
+        assert_eq!(b.choose(last, 1, &mut rng), Some(b.cell(4 * 5 + 1) as u16));
+    }
+
+    #[test]
+    fn no_sacrifice_inside_a_string_that_has_an_eye_elsewhere() {
+        // A seki: White's string has an eye at (3,1) and shares (1,1) with Black's
+        // two corner stones. Black filling (1,1) would only give White a second eye.
+        let b = board_of(&[".XOOO", "X.O.O", "OOOOO", "XXXXX", "....."]);
+        assert!(!b.good_random_move(b.cell(5 + 1) as u16, 1));
+        // Without another eye the three-stone throw-in is a nakade and allowed.
+        let b = board_of(&[".XX.O", "OOOOO", "XXXXX", ".....", "....."]);
+        assert!(b.good_random_move(b.cell(0) as u16, 1));
+    }
+
+    #[test]
+    fn a_false_eye_is_not_filled_into_two_liberties() {
+        // Filling (2,0) joins Black's strings with two liberties left, (0,0) and
+        // (4,0), shared with nothing that helps: in a seki that loses the group.
+        let b = board_of(&[".X.X.", "OXXOO", "OOOO.", ".....", "....."]);
+        assert!(!b.good_random_move(b.cell(2) as u16, 1));
+        // With a third liberty at (0,1) the connection is fine.
+        let b = board_of(&[".X.X.", ".XXOO", "OOOO.", ".....", "....."]);
+        assert!(b.good_random_move(b.cell(2) as u16, 1));
     }
 }

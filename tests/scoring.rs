@@ -142,17 +142,28 @@ fn the_estimator_finds_the_markups_dead_stones_on_most_games() {
         }
     }
     assert!(games >= 130, "{games} marked-up games");
-    // Measured 130 of 139 (93.5%; see docs/RULES.md); the target is 97%.
-    assert!(agree * 100 >= games * 92, "{agree} of {games}");
+    // Measured 132 of 139 (95.0%; see docs/RULES.md); the target is 97%.
+    assert!(agree * 100 >= games * 94, "{agree} of {games}");
 }
 
 #[test]
-fn the_estimator_keeps_sekis_as_the_markup_does() {
+fn the_estimator_reads_sekis_and_races_as_the_markup_does() {
     // Sekis (neither side may fill a shared liberty) and a false eye next to a
-    // seki, which the enclosure estimator before the playouts got wrong: the
+    // seki, which the enclosure estimator before the playouts got wrong; janine's
+    // corner (two Black stones sharing a liberty with a White string that has one
+    // other eye: a Black throw-in would only give White a second eye); Aya's
+    // corner (filling Black's false eye would leave two liberties, both shared);
+    // and siRNA's capturing race (Black's corner in atari captures White's inner
+    // string, not the stone whose capture would leave it in atari again). The
     // estimate equals the markup.
     let mut rp = sgfaudit::replay::Replayer::new();
-    for file in ["FSGCBot-dr.sgf", "arb/dumonteil-5.sgf"] {
+    for file in [
+        "FSGCBot-dr.sgf",
+        "arb/dumonteil-5.sgf",
+        "kgs/20050408-janine-GNU.sgf",
+        "cgf2003/GnuGo-Aya.sgf",
+        "kgs/20040517-siRNA-GnuGoCVS.sgf",
+    ] {
         let f = root().join("corpus/real/gnugo-regression").join(file);
         let (truth, est) = markup_and_estimate(&f, &mut rp).expect(file);
         assert!(!truth.0.is_empty() || !truth.1.is_empty(), "{file}");
