@@ -415,7 +415,7 @@ pub fn score_game(
         KomiMode::Value(v) => v,
     };
     let scores = COUNTINGS.map(|c| score::score(c, &pos, end, handicap, komi_for(c), opts.seki));
-    if pos.seki_eyes_strict != pos.seki_eyes_customary {
+    if pos.seki_eyes(SekiReading::Strict) != pos.seki_eyes(SekiReading::Customary) {
         let other = match opts.seki {
             SekiReading::Customary => SekiReading::Strict,
             SekiReading::Strict => SekiReading::Customary,
@@ -431,10 +431,10 @@ pub fn score_game(
         findings.push(Finding::new(
             Code::SekiReadingsDiffer,
             format!(
-                "Japanese rule 8: the strict reading finds {:?} seki eye points (B, W), the customary {:?}; \
+                "Japanese rule 8: the strict reading finds {:?} seki eye and atari points (B, W), the customary {:?}; \
                  {:?} reading gives {}, the other {}",
-                pos.seki_eyes_strict,
-                pos.seki_eyes_customary,
+                pos.seki_eyes(SekiReading::Strict),
+                pos.seki_eyes(SekiReading::Customary),
                 opts.seki,
                 scores[2].result(),
                 alt.result()

@@ -15,6 +15,13 @@
 //! - `customary` assumes the dame filled, as Japanese games do before counting: only
 //!   a dame point that neither side can fill without putting its own chain in atari
 //!   (a true seki liberty) puts the groups touching it in seki.
+//!
+//! In both readings a one-point region next to its owner's chain in atari (an
+//! *atari point*: the opponent captures that chain by playing there, as in a ko or
+//! a false eye) is not surrounded by living stones, so it is dame for rule 8, never
+//! territory, and links no group (commentary P: the ko points of a double-ko seki
+//! are dame and the groups around them live in seki). It stays the owner's
+//! territory for the topological countings (AGA, Swedish, area).
 
 use crate::board::{Board, Color, Point};
 use crate::position::{Position, NONE};
@@ -44,22 +51,21 @@ pub struct FinalPosition {
     pub seki_eyes_strict: [u32; 2],
     /// ... customary reading.
     pub seki_eyes_customary: [u32; 2],
-    /// One-point territories next to an own chain in atari (a false eye the owner
-    /// must fill once the dame are filled): not territory in the customary reading.
+    /// Atari points per colour: one-point territories next to an own chain in
+    /// atari (a ko, or a false eye the owner must fill), dame for rule 8 in both
+    /// readings.
     pub false_eyes: [u32; 2],
 }
 
 impl FinalPosition {
     /// Territory points that do not count under a reading of Japanese rule 8, per
-    /// colour: seki eyes, and in the customary reading also false eyes.
+    /// colour: seki eyes and atari points.
     pub fn seki_eyes(&self, r: SekiReading) -> [u32; 2] {
-        match r {
+        let eyes = match r {
             SekiReading::Strict => self.seki_eyes_strict,
-            SekiReading::Customary => [
-                self.seki_eyes_customary[0] + self.false_eyes[0],
-                self.seki_eyes_customary[1] + self.false_eyes[1],
-            ],
-        }
+            SekiReading::Customary => self.seki_eyes_customary,
+        };
+        [eyes[0] + self.false_eyes[0], eyes[1] + self.false_eyes[1]]
     }
 }
 
@@ -169,11 +175,26 @@ pub fn analyse(board: &Board, dead: &[Point]) -> FinalPosition {
         }
     }
 
+    // Atari points: one-point regions of one colour next to a chain of that colour
+    // whose only liberty they are. Dame for rule 8 (see the module doc).
+    let mut atari_point = vec![false; region_size.len()];
+    for (i, &r) in region.iter().enumerate() {
+        if r != NONE
+            && region_size[r as usize] == 1
+            && owner(r).is_some()
+            && g.neighbours(i)
+                .any(|j| chain[j] != NONE && libs[chain[j] as usize] == 1)
+        {
+            atari_point[r as usize] = true;
+        }
+    }
+    let eye_region = |r: u32| owner(r).is_some() && !atari_point[r as usize];
+
     // Groups: chains joined through the single-colour regions they border.
     let mut parent: Vec<u32> = (0..chains as u32).collect();
     let mut region_chain = vec![NONE; region_size.len()];
     for (i, &r) in region.iter().enumerate() {
-        if r == NONE || owner(r).is_none() {
+        if r == NONE || !eye_region(r) {
             continue;
         }
         for j in g.neighbours(i) {
@@ -193,12 +214,12 @@ pub fn analyse(board: &Board, dead: &[Point]) -> FinalPosition {
         }
     }
 
-    // Seki: groups with a chain next to a dame point (strict), or next to a dame
-    // point neither side can fill without self-atari (customary).
+    // Seki: groups with a chain next to a dame or atari point (strict), or next to
+    // one that neither side can fill without self-atari (customary).
     let mut seki_strict = vec![false; chains];
     let mut seki_customary = vec![false; chains];
     for (i, &r) in region.iter().enumerate() {
-        if r == NONE || owner(r).is_some() {
+        if r == NONE || eye_region(r) {
             continue;
         }
         let adjacent: Vec<u32> = g
@@ -219,12 +240,16 @@ pub fn analyse(board: &Board, dead: &[Point]) -> FinalPosition {
         }
     }
     let mut counted = vec![false; region_size.len()];
-    for (i, &r) in region.iter().enumerate() {
+    for &r in &region {
         if r == NONE || counted[r as usize] {
             continue;
         }
         let Some(col) = owner(r) else { continue };
         counted[r as usize] = true;
+        if atari_point[r as usize] {
+            out.false_eyes[col.index()] += 1;
+            continue;
+        }
         let rc = region_chain[r as usize];
         if rc == NONE {
             continue;
@@ -236,11 +261,6 @@ pub fn analyse(board: &Board, dead: &[Point]) -> FinalPosition {
         }
         if seki_customary[root] {
             out.seki_eyes_customary[col.index()] += size;
-        } else if size == 1
-            && g.neighbours(i)
-                .any(|j| chain[j] != NONE && libs[chain[j] as usize] == 1)
-        {
-            out.false_eyes[col.index()] += 1;
         }
     }
     out
@@ -321,7 +341,34 @@ mod tests {
     }
 
     #[test]
+    fn a_move_on_the_dame_makes_the_eyes_territory_commentary_q() {
+        // Japanese 1989, commentary on article 8, example 4 (diagram Q, seed 004):
+        // both groups live, but the dame A between them puts them in seki as the
+        // position stands; a move on A turns their eyes into territory. Built to
+        // that description: A is (4,0); each side has two one-point eyes.
+        let mut rows = [".X.X.O.O.", "XXXXXOOOO", "", "", "", "", "", "", ""];
+        for r in rows.iter_mut().skip(2) {
+            *r = "XXXXXOOOO";
+        }
+        let p = analyse(&board(&rows), &[]);
+        assert_eq!((p.territory, p.dame), ([2, 2], 1));
+        // Strict: A is unfilled, so both groups are in seki and their eyes do not
+        // count. Customary: A is a dame either side fills safely; it is assumed
+        // filled and the eyes are territory.
+        assert_eq!(p.seki_eyes(SekiReading::Strict), [2, 2]);
+        assert_eq!(p.seki_eyes(SekiReading::Customary), [0, 0]);
+        // After the move on A both readings agree: the eyes are territory.
+        rows[0] = ".X.XXO.O.";
+        let p = analyse(&board(&rows), &[]);
+        assert_eq!((p.territory, p.dame), ([2, 2], 0));
+        assert_eq!(p.seki_eyes(SekiReading::Strict), [0, 0]);
+        assert_eq!(p.seki_eyes(SekiReading::Customary), [0, 0]);
+    }
+
+    #[test]
     fn one_eye_each_seki_and_ordinary_dame() {
+        // Commentary O (seed 004) in small: a seki with one dame point whose eyes
+        // are not territory, beside a group that touches an ordinary dame.
         // Top: Black's chain (1,0)(0,1)(1,1) has the eye (0,0); White's chain
         // (3,0)(2,1)(3,1)(4,1) has the eye (4,0); both share the liberty (2,0), which
         // either side fills only by putting itself in atari: a true seki.
@@ -356,9 +403,48 @@ mod tests {
             "XO...", //
         ]);
         let p = analyse(&b, &[]);
-        assert_eq!(p.territory[0], 1);
+        assert_eq!(
+            p.territory[0], 1,
+            "still Black's for the topological countings"
+        );
         assert_eq!(p.false_eyes, [1, 0]);
+        // For rule 8 it is no eye in either reading: the stone next to it is not
+        // alive (White captures it there).
         assert_eq!(p.seki_eyes(SekiReading::Customary), [1, 0]);
-        assert_eq!(p.seki_eyes(SekiReading::Strict), [0, 0]);
+        assert_eq!(p.seki_eyes(SekiReading::Strict), [1, 0]);
+    }
+
+    #[test]
+    fn double_ko_seki_commentary_p() {
+        // Japanese 1989, commentary on article 8, example 3 (diagram P, seed 004):
+        // in a double-ko seki the ko points are dame, the groups live in seki, and
+        // their eyes are not territory. Built to that description: Black's six
+        // stones (1,0)(0,1)(1,1)(2,1)(1,2)(2,2) have the eye (0,0); White's twelve
+        // have the eye (5,0); ko A at (3,0) (Black takes White's (2,0) there), ko B
+        // at (0,2) (White takes Black's (0,3) there). Each group has two liberties,
+        // its eye and one ko; connecting a ko leaves the connector in atari, and
+        // taking one ko is answered by taking the other. Black's outer wall lives
+        // with the eye (8,0) and rows 6-8.
+        let b = board(&[
+            ".XO.O.OX.", //
+            "XXXOOOOXX", //
+            ".XXOXXXXX", //
+            "XOOOXXXXX", //
+            "OOXXXXXXX", //
+            "XXXXXXXXX", //
+            ".........", //
+            ".........", //
+            ".........", //
+        ]);
+        let p = analyse(&b, &[]);
+        // Topologically (AGA, Swedish, area) every point has one colour around it.
+        assert_eq!(p.territory, [1 + 1 + 1 + 27, 1 + 1], "{p:?}");
+        assert_eq!(p.dame, 0);
+        // Rule 8: the ko points (0,2) and (3,0) are dame, the eyes (0,0) and (5,0)
+        // are seki eyes, in both readings; the outer wall's 28 points count.
+        assert_eq!(p.false_eyes, [1, 1]);
+        for r in [SekiReading::Strict, SekiReading::Customary] {
+            assert_eq!(p.seki_eyes(r), [2, 2], "{r:?}");
+        }
     }
 }
