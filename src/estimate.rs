@@ -142,16 +142,17 @@ fn benson(p: &Position, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> 
 }
 
 /// Playouts are run in batches of this many, and at most [`MAX_PLAYOUTS`] (or
-/// [`MOVE_BUDGET`]); after
-/// each batch the estimate stops when every chain still in question is clearly
+/// [`MOVE_BUDGET`]); after each batch the estimate stops when every chain still in question is clearly
 /// on one side of one half: its ownership lies more than [`CLEAR_Z`] standard
 /// errors (of a fair coin over the playouts run) away from 0.5.
 const BATCH: u32 = 16;
 const MAX_PLAYOUTS: u32 = 128;
 const CLEAR_Z: f64 = 2.5;
-/// No new batch starts once the playouts have played this many moves in all: it
-/// bounds the time per game (about 230 ns a move) on big unsettled boards.
-const MOVE_BUDGET: u32 = 10_000;
+/// The playouts stop once they have played this many moves in all (checked after
+/// every pair, so each colour moves first as often): it bounds the time per game
+/// on big unsettled boards, where one playout can run to several hundred moves
+/// (about 400 ns a move with the policy's checks).
+const MOVE_BUDGET: u32 = 8_000;
 
 /// Ownership of each chain over random playouts from `p`: for every chain, how
 /// many of [`MAX_PLAYOUTS`] playouts its colour owns it in (scaled from the
@@ -179,7 +180,7 @@ fn chain_ownership(
     let mut rng = crate::playout::Rng::new(0x5EED_DEAD_D7AD ^ seed);
     let mut run = 0;
     let mut moves = 0u32;
-    while run < MAX_PLAYOUTS && moves < MOVE_BUDGET {
+    'play: while run < MAX_PLAYOUTS {
         for k in 0..BATCH {
             b.copy_from(&start);
             // Alternate who moves first, so neither side gets the tempo.
@@ -194,8 +195,13 @@ fn chain_ownership(
                     own[ch as usize] += 1;
                 }
             }
+            run += 1;
+            // The budget is checked after each pair, so both colours have moved
+            // first equally often.
+            if k % 2 == 1 && moves >= MOVE_BUDGET {
+                break 'play;
+            }
         }
-        run += BATCH;
         let margin = CLEAR_Z * 0.5 / f64::from(run).sqrt();
         let clear = (0..colors.len()).all(|ch| {
             let f = own[ch] as f64 / (size[ch] as f64 * f64::from(run));
