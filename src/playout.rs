@@ -21,8 +21,8 @@
 //! string that has no eye elsewhere (else capturing them only gives it a second
 //! eye), a sacrifice that leaves it a killable three-point eye; and no filling of
 //! a false eye that leaves the joined string two liberties or fewer (it turns a
-//! seki's shared liberties into a killable shape). Randomness comes from a fixed-seed generator, so the result depends on
-//! the position only.
+//! seki's shared liberties into a killable shape). Randomness comes from a
+//! fixed-seed generator, so the result depends on the position only.
 
 use crate::board::Color;
 use crate::position::Position;
@@ -142,6 +142,17 @@ impl PlayoutBoard {
     fn nbrs(&self, c: u16) -> [u16; 4] {
         let s = self.stride as u16;
         [c - 1, c + 1, c - s, c + s]
+    }
+
+    /// The stones of the string headed by `h`, following its circular list.
+    fn stones_of(&self, h: u16) -> impl Iterator<Item = u16> + '_ {
+        let mut at = Some(h);
+        std::iter::from_fn(move || {
+            let s = at?;
+            let next = self.next[usize::from(s)];
+            at = (next != h).then_some(next);
+            Some(s)
+        })
     }
 
     /// Copies another board of the same size into this one, keeping memory.
@@ -446,20 +457,13 @@ impl PlayoutBoard {
         let mut libs = [0u16; 3];
         let mut k = 0;
         for &h in &heads[..nh] {
-            let mut s = h;
-            loop {
-                for l in self.nbrs(s) {
-                    if l != c && self.cells[usize::from(l)] == EMPTY && !libs[..k].contains(&l) {
-                        libs[k] = l;
-                        k += 1;
-                        if k == 3 {
-                            return false;
-                        }
+            for l in self.stones_of(h).flat_map(|s| self.nbrs(s)) {
+                if l != c && self.cells[usize::from(l)] == EMPTY && !libs[..k].contains(&l) {
+                    libs[k] = l;
+                    k += 1;
+                    if k == 3 {
+                        return false;
                     }
-                }
-                s = self.next[usize::from(s)];
-                if s == h {
-                    break;
                 }
             }
         }
@@ -478,18 +482,9 @@ impl PlayoutBoard {
     /// Whether the string headed by `h` has an eye of its own at a liberty other than `c`.
     fn has_eye_besides(&self, h: u16, c: u16) -> bool {
         let w = self.cells[usize::from(h)];
-        let mut s = h;
-        loop {
-            for l in self.nbrs(s) {
-                if l != c && self.cells[usize::from(l)] == EMPTY && self.is_eye(l, w) {
-                    return true;
-                }
-            }
-            s = self.next[usize::from(s)];
-            if s == h {
-                return false;
-            }
-        }
+        self.stones_of(h)
+            .flat_map(|s| self.nbrs(s))
+            .any(|l| l != c && self.cells[usize::from(l)] == EMPTY && self.is_eye(l, w))
     }
 
     /// The head of the single opponent string that surrounds the string `v` would
@@ -512,16 +507,9 @@ impl PlayoutBoard {
             }
             if self.cells[usize::from(nb)] == v {
                 let h = self.head[usize::from(nb)];
-                let mut s = h;
-                loop {
-                    for x in self.nbrs(s) {
-                        if !one(x, &mut enemy) {
-                            return 0;
-                        }
-                    }
-                    s = self.next[usize::from(s)];
-                    if s == h {
-                        break;
+                for x in self.stones_of(h).flat_map(|s| self.nbrs(s)) {
+                    if !one(x, &mut enemy) {
+                        return 0;
                     }
                 }
             }
@@ -556,18 +544,11 @@ impl PlayoutBoard {
             }
             let h = self.head[usize::from(nb)];
             let Some(l) = self.atari_lib(h) else { continue };
-            let mut s = h;
-            loop {
-                for a in self.nbrs(s) {
-                    if self.cells[usize::from(a)] == other(v) {
-                        if let Some(l) = capture(self.head[usize::from(a)], &mut fallback) {
-                            return Some(l);
-                        }
+            for a in self.stones_of(h).flat_map(|s| self.nbrs(s)) {
+                if self.cells[usize::from(a)] == other(v) {
+                    if let Some(l) = capture(self.head[usize::from(a)], &mut fallback) {
+                        return Some(l);
                     }
-                }
-                s = self.next[usize::from(s)];
-                if s == h {
-                    break;
                 }
             }
             if l != self.ko && self.after_move(l, v).0 >= 2 {
