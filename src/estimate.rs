@@ -142,9 +142,9 @@ fn benson(p: &Position, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> 
 }
 
 /// Playouts are run in batches of this many, and at most [`MAX_PLAYOUTS`] (or
-/// [`MOVE_BUDGET`]); after each batch the estimate stops when every chain still in question is clearly
-/// on one side of one half: its ownership lies more than [`CLEAR_Z`] standard
-/// errors (of a fair coin over the playouts run) away from 0.5.
+/// [`MOVE_BUDGET`]); after each batch the estimate stops when every chain still
+/// in question is clearly on one side of one half: its ownership lies more than
+/// [`CLEAR_Z`] standard errors (of a fair coin over the playouts run) away from 0.5.
 const BATCH: u32 = 16;
 const MAX_PLAYOUTS: u32 = 128;
 const CLEAR_Z: f64 = 2.5;

@@ -54,7 +54,7 @@ pub struct FinalPosition {
     /// Atari points per colour: one-point territories next to an own chain in
     /// atari (a ko, or a false eye the owner must fill), dame for rule 8 in both
     /// readings.
-    pub false_eyes: [u32; 2],
+    pub atari_points: [u32; 2],
 }
 
 impl FinalPosition {
@@ -65,7 +65,10 @@ impl FinalPosition {
             SekiReading::Strict => self.seki_eyes_strict,
             SekiReading::Customary => self.seki_eyes_customary,
         };
-        [eyes[0] + self.false_eyes[0], eyes[1] + self.false_eyes[1]]
+        [
+            eyes[0] + self.atari_points[0],
+            eyes[1] + self.atari_points[1],
+        ]
     }
 }
 
@@ -247,7 +250,7 @@ pub fn analyse(board: &Board, dead: &[Point]) -> FinalPosition {
         let Some(col) = owner(r) else { continue };
         counted[r as usize] = true;
         if atari_point[r as usize] {
-            out.false_eyes[col.index()] += 1;
+            out.atari_points[col.index()] += 1;
             continue;
         }
         let rc = region_chain[r as usize];
@@ -388,7 +391,7 @@ mod tests {
         // Strict: Black's lower group touches the dame (0,4) too, so its five eye
         // points are not territory either.
         assert_eq!(p.seki_eyes_strict, [1 + 5, 1]);
-        assert_eq!(p.false_eyes, [0, 0]);
+        assert_eq!(p.atari_points, [0, 0]);
     }
 
     #[test]
@@ -407,7 +410,7 @@ mod tests {
             p.territory[0], 1,
             "still Black's for the topological countings"
         );
-        assert_eq!(p.false_eyes, [1, 0]);
+        assert_eq!(p.atari_points, [1, 0]);
         // For rule 8 it is no eye in either reading: the stone next to it is not
         // alive (White captures it there).
         assert_eq!(p.seki_eyes(SekiReading::Customary), [1, 0]);
@@ -442,7 +445,7 @@ mod tests {
         assert_eq!(p.dame, 0);
         // Rule 8: the ko points (0,2) and (3,0) are dame, the eyes (0,0) and (5,0)
         // are seki eyes, in both readings; the outer wall's 28 points count.
-        assert_eq!(p.false_eyes, [1, 1]);
+        assert_eq!(p.atari_points, [1, 1]);
         for r in [SekiReading::Strict, SekiReading::Customary] {
             assert_eq!(p.seki_eyes(r), [2, 2], "{r:?}");
         }
