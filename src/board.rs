@@ -137,7 +137,7 @@ struct Change {
 
 /// Zobrist keys for every cell and colour; generated at compile time (splitmix64),
 /// so hashes are identical across runs and platforms.
-static ZOBRIST: [[u64; 2]; MAX_CELLS] = zobrist_table();
+pub(crate) static ZOBRIST: [[u64; 2]; MAX_CELLS] = zobrist_table();
 
 const fn splitmix64(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);

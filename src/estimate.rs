@@ -10,9 +10,12 @@
 //!    Black to move first, half with White. A chain whose colour owns its points
 //!    in fewer than half of the playouts is dead. Playouts run in batches and stop
 //!    early once every chain in question is clearly alive or clearly dead.
-//! 3. **Doubt is reported**: chains owned by their colour in 30-70% of the
-//!    playouts are listed as uncertain, so a reader knows which counts rest on a
-//!    coin flip.
+//! 3. **Chains in doubt are read** (`src/reading.rs`): a chain its colour owns
+//!    in 30-70% of the playouts is searched exhaustively over the points of its
+//!    fight; if it is captured whoever moves first, it is dead.
+//! 4. **Doubt is reported**: the chains still owned by their colour in 30-70% of
+//!    the playouts are listed as uncertain, so a reader knows which counts rest
+//!    on a coin flip.
 //!
 //! Measured against TB/TW markup with `cargo run --release --example
 //! estimate_accuracy -- DIR` (figures in docs/RULES.md).
@@ -298,16 +301,33 @@ pub fn estimate_seeded(board: &Board, salt: u64) -> Estimate {
         }
     }
     let seed = board.hash() ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let own = chain_ownership(&p, &chain, &colors, &pass_alive, seed);
-    let mut out = Estimate::default();
+    let mut own = chain_ownership(&p, &chain, &colors, &pass_alive, seed);
     let full = f64::from(MAX_PLAYOUTS);
+    let in_doubt = |o: u64| {
+        let f = o as f64 / full;
+        f > DOUBT && f < 1.0 - DOUBT
+    };
+    // The chains in doubt are read: a capture whoever moves first replaces the
+    // playouts' verdict. A failed attack does not (see `reading`).
+    let mut read = vec![false; colors.len()];
+    for (i, &ch) in chain.iter().enumerate() {
+        let k = ch as usize;
+        if ch == NONE || pass_alive[k] || read[k] || !in_doubt(own[k]) {
+            continue;
+        }
+        read[k] = true;
+        match crate::reading::read(&p, i) {
+            crate::reading::Verdict::Dead => own[k] = 0,
+            crate::reading::Verdict::Alive | crate::reading::Verdict::Open => {}
+        }
+    }
+    let mut out = Estimate::default();
     for (i, &ch) in chain.iter().enumerate() {
         if ch == NONE || pass_alive[ch as usize] {
             continue;
         }
         let o = own[ch as usize];
-        let f = o as f64 / full;
-        if f > DOUBT && f < 1.0 - DOUBT {
+        if in_doubt(o) {
             out.uncertain.push(p.point(i));
         }
         if 2 * o < u64::from(MAX_PLAYOUTS) {

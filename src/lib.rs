@@ -37,6 +37,7 @@ pub mod input;
 pub mod pipeline;
 mod playout;
 mod position;
+mod reading;
 pub mod replay;
 pub mod report;
 pub mod result;
