@@ -310,13 +310,14 @@ pub fn estimate_seeded(board: &Board, salt: u64) -> Estimate {
     // The chains in doubt are read: a capture whoever moves first replaces the
     // playouts' verdict. A failed attack does not (see `reading`).
     let mut read = vec![false; colors.len()];
+    let mut budget = crate::reading::GAME_BUDGET;
     for (i, &ch) in chain.iter().enumerate() {
         let k = ch as usize;
         if ch == NONE || pass_alive[k] || read[k] || !in_doubt(own[k]) {
             continue;
         }
         read[k] = true;
-        match crate::reading::read(&p, i) {
+        match crate::reading::read(&p, i, &mut budget) {
             crate::reading::Verdict::Dead => own[k] = 0,
             crate::reading::Verdict::Alive | crate::reading::Verdict::Open => {}
         }

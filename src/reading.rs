@@ -48,6 +48,9 @@ const EYE_SPACE: usize = 7;
 const MAX_CANDIDATES: usize = 16;
 /// Positions searched per chain (both sides to move) before giving up.
 const NODE_LIMIT: u32 = 500;
+/// Positions searched per game, over all the chains read: bounds the time of
+/// a board with many fights in doubt.
+pub(crate) const GAME_BUDGET: u32 = 1_000;
 /// A chain with more liberties than this, with the attacker to move, has
 /// escaped: the reading counts it as not captured (a ladder that fails, a chain
 /// that reached open space). Only a proven capture is used, so this errs on the
@@ -94,6 +97,9 @@ struct Reader {
     anchor: u16,
     owner: u8,
     nodes: u32,
+    /// Positions this reading may search: [`NODE_LIMIT`], or less when the
+    /// game's budget is nearly spent.
+    limit: u32,
     table: HashMap<u64, bool, BuildHasherDefault<ZobristKey>>,
     /// Board hashes along the line being read: repeating one is illegal.
     path: Vec<u64>,
@@ -165,6 +171,7 @@ impl Reader {
             anchor,
             owner,
             nodes: 0,
+            limit: NODE_LIMIT,
             table: HashMap::default(),
             path: Vec::new(),
             done: vec![0; len],
@@ -457,7 +464,7 @@ impl Reader {
             return Some(r);
         }
         self.nodes += 1;
-        if depth >= MAX_DEPTH || self.nodes > NODE_LIMIT {
+        if depth >= MAX_DEPTH || self.nodes > self.limit {
             return None;
         }
         let mut moves = Vec::with_capacity(MAX_CANDIDATES);
@@ -514,20 +521,25 @@ impl Reader {
     }
 }
 
-/// Reads whether the chain at point `anchor` of `p` can be captured.
-pub(crate) fn read(p: &Position, anchor: usize) -> Verdict {
+/// Reads whether the chain at point `anchor` of `p` can be captured, searching
+/// at most [`NODE_LIMIT`] positions and no more than `budget` holds; what it
+/// searched is taken from `budget` (a game's chains share one).
+pub(crate) fn read(p: &Position, anchor: usize, budget: &mut u32) -> Verdict {
     let Some(mut r) = Reader::new(p, anchor) else {
         return Verdict::Open;
     };
+    r.limit = NODE_LIMIT.min(*budget);
     r.path.push(r.hash);
     let owner = r.owner;
-    match r.captured(3 - owner, 0, 0) {
-        Some(false) => return Verdict::Alive,
-        None => return Verdict::Open,
-        Some(true) => {}
-    }
-    match r.captured(owner, 0, 0) {
-        Some(true) => Verdict::Dead,
+    let attacked = r.captured(3 - owner, 0, 0);
+    let defended = match attacked {
+        Some(true) => r.captured(owner, 0, 0),
+        _ => None,
+    };
+    *budget = budget.saturating_sub(r.nodes);
+    match (attacked, defended) {
+        (Some(false), _) => Verdict::Alive,
+        (Some(true), Some(true)) => Verdict::Dead,
         _ => Verdict::Open,
     }
 }
@@ -539,7 +551,7 @@ mod tests {
 
     fn verdict(rows: &[&str], x: usize, y: usize) -> Verdict {
         let p = Position::from_board(&Board::from_rows(rows));
-        read(&p, y * p.n + x)
+        read(&p, y * p.n + x, &mut GAME_BUDGET.clone())
     }
 
     #[test]
