@@ -94,6 +94,7 @@ codes! {
     AgaCountsDiffer = "C603", "aga-counts-differ", Warning, "AGA territory and area counting give different margins (the rules promise equality); the reason is given.";
     WinnerDiffers = "C604", "winner-differs", Info, "The rulesets' counts disagree on the winner.";
     SekiReadingsDiffer = "C605", "seki-readings-differ", Info, "The strict and customary readings of Japanese rule 8 leave out different points (seki eyes, atari points).";
+    MarkupDisputed = "C606", "markup-disputed", Info, "The TB/TW markup's dead stones differ from an estimate that has no stone in doubt; the count with the estimate's is given (--dead-stones auto only).";
     // X: internal
     InternalError = "X900", "internal-error", Error, "A bug in sgfaudit while handling this game; the run went on.";
     FindingsOmitted = "X901", "findings-omitted", Info, "A game had more than 10,000 findings; the rest are counted per code, not listed (its verdicts stay complete).";

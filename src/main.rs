@@ -140,7 +140,8 @@ struct CheckArgs {
     #[arg(long, value_enum, default_value = "auto")]
     same_colour: SameColourArg,
     /// Dead stones for scoring finished games: TB/TW markup when present, else
-    /// estimated (auto); markup only; always estimated; or none.
+    /// estimated, and markup that a sure estimate disputes reported as C606
+    /// (auto); markup only; always estimated; or none.
     #[arg(long, value_enum, default_value = "auto")]
     dead_stones: DeadStonesArg,
     /// Japanese rule 8: customary (dame assumed filled; only true seki keeps its

@@ -404,6 +404,11 @@ pub fn score_game(
     };
     let all_dead: Vec<Point> = dead.black.iter().chain(&dead.white).copied().collect();
     let pos = territory::analyse(board, &all_dead);
+    // In `auto` mode a markup is checked against an estimate that has no stone in
+    // doubt: a markup that leaves a dead stone out changes the count.
+    let disputed = (opts.dead_stones == DeadStonesMode::Auto && dead.source == "markup")
+        .then(|| estimate::estimate(board))
+        .filter(|e| e.uncertain.is_empty() && (e.black != dead.black || e.white != dead.white));
     let handicap = end.handicap_stones.max(if record.handicap >= 2 {
         record.handicap
     } else {
@@ -500,6 +505,45 @@ pub fn score_game(
             .and_then(|declared| check_result(rec, re, declared, &scores, dead.source, findings)),
         _ => None,
     };
+    if let Some(e) = disputed {
+        let declared = info.rules.as_deref().and_then(parse_rules);
+        let c = declared.map_or(Counting::Japanese, counting_for);
+        let alt_dead: Vec<Point> = e.black.iter().chain(&e.white).copied().collect();
+        let alt_pos = territory::analyse(board, &alt_dead);
+        let alt = score::score(c, &alt_pos, end, handicap, komi_for(c), opts.seki);
+        let mut diffs = Vec::new();
+        for (color, marked, est) in [("B", &dead.black, &e.black), ("W", &dead.white, &e.white)] {
+            let names = |a: &[Point], b: &[Point]| -> Vec<String> {
+                a.iter()
+                    .filter(|p| !b.contains(p))
+                    .map(|p| p.sgf())
+                    .collect()
+            };
+            let left_alive = names(est, marked);
+            let marked_dead = names(marked, est);
+            if !left_alive.is_empty() {
+                diffs.push(format!("leaves alive {color} {}", left_alive.join(" ")));
+            }
+            if !marked_dead.is_empty() {
+                diffs.push(format!("marks dead {color} {}", marked_dead.join(" ")));
+            }
+        }
+        let re = info
+            .result
+            .as_deref()
+            .map_or(String::new(), |re| format!(" (RE[{re}])"));
+        findings.push(Finding::new(
+            Code::MarkupDisputed,
+            format!(
+                "the markup {}, against an estimate with no stone in doubt; with the estimate's \
+                 dead stones the {} count gives {}{re}",
+                diffs.join(" and "),
+                declared.map_or("japanese", DeclaredRules::key),
+                alt.result()
+            ),
+        ));
+    }
+
     let divergence = divergences(&scores, &pos, end);
     Scoring::Scored {
         dead,

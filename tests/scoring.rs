@@ -71,7 +71,9 @@ fn customary_seki_reproduces_the_recorded_japanese_count() {
 #[test]
 fn a_recorded_result_that_contradicts_its_own_count_is_reported() {
     // kat-gnu.sgf: RE[W+15.5], but the record's final comment counts
-    // "White wins by 9.5", which is what the Japanese count gives.
+    // "White wins by 9.5", which is what the Japanese count gives with the
+    // markup's dead stones. The markup leaves two lone Black stones out; the
+    // estimate, with no stone in doubt, finds them dead and gives RE exactly.
     let r = common::audit_file(
         &root().join("corpus/real/gnugo-regression/cgf2002/kat-gnu.sgf"),
         &AuditOptions::default(),
@@ -88,6 +90,51 @@ fn a_recorded_result_that_contradicts_its_own_count_is_reported() {
     assert_eq!(scores[2].result(), "W+9.5");
     assert!(!c.matches);
     assert!(g.findings.iter().any(|f| f.code.id() == "C601"));
+    let disputed = g.findings.iter().find(|f| f.code.id() == "C606");
+    let message = &disputed.expect("C606").message;
+    assert!(message.contains("leaves alive B de lm"), "{message}");
+    assert!(
+        message.contains("japanese count gives W+15.5 (RE[W+15.5])"),
+        "{message}"
+    );
+}
+
+#[test]
+fn the_markup_is_disputed_only_where_it_leaves_dead_stones_out() {
+    // Over every marked-up game of the project corpus, C606 fires on the
+    // markups that leave a dead stone out (kat-gnu, GnuGo-GoeMate), on no more
+    // than a few others, and never when the markup is asked for explicitly.
+    let (mut marked, mut disputed) = (0, Vec::new());
+    let markup_only = AuditOptions {
+        scoring: sgfaudit::scoring::ScoringOptions {
+            dead_stones: sgfaudit::scoring::DeadStonesMode::Markup,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    for f in sgf_files(&root().join("corpus/real/gnugo-regression")) {
+        let r = common::audit_file(&f, &AuditOptions::default());
+        for g in &r.games {
+            if let Scoring::Scored { dead, .. } = &g.scoring {
+                marked += usize::from(dead.source == "markup");
+            }
+            if g.findings.iter().any(|x| x.code.id() == "C606") {
+                disputed.push(f.file_name().unwrap().to_string_lossy().to_string());
+            }
+        }
+        let r = common::audit_file(&f, &markup_only);
+        assert!(
+            r.games
+                .iter()
+                .all(|g| g.findings.iter().all(|x| x.code.id() != "C606")),
+            "{f:?}"
+        );
+    }
+    assert!(marked >= 130, "{marked} marked-up games");
+    for known in ["kat-gnu.sgf", "GnuGo-GoeMate.sgf"] {
+        assert!(disputed.iter().any(|d| d == known), "{disputed:?}");
+    }
+    assert!(disputed.len() * 20 <= marked, "{disputed:?} of {marked}");
 }
 
 #[test]
