@@ -43,7 +43,7 @@ impl Color {
     }
 
     #[inline]
-    fn cell(self) -> u8 {
+    pub(crate) fn cell(self) -> u8 {
         match self {
             Color::Black => BLACK,
             Color::White => WHITE,

@@ -38,13 +38,6 @@ const NAKADE: u8 = 3;
 const EMPTY: u8 = 0;
 const BORDER: u8 = 3;
 
-fn cell_of(c: Color) -> u8 {
-    match c {
-        Color::Black => 1,
-        Color::White => 2,
-    }
-}
-
 fn other(v: u8) -> u8 {
     3 - v
 }
@@ -126,7 +119,7 @@ impl PlayoutBoard {
         // tolerate (such a string is captured by the first move next to it).
         for (i, v) in p.cells.iter().enumerate() {
             if let Some(c) = v {
-                b.put(b.cell(i) as u16, cell_of(*c));
+                b.put(b.cell(i) as u16, c.cell());
             }
         }
         b
@@ -584,7 +577,7 @@ impl PlayoutBoard {
     /// Plays the position out with `first` to move until both pass; returns the
     /// number of moves played.
     pub fn playout(&mut self, first: Color, rng: &mut Rng) -> u32 {
-        let mut v = cell_of(first);
+        let mut v = first.cell();
         let mut last = 0u16;
         let mut passes = 0;
         let mut moves = 0;

@@ -105,7 +105,7 @@ struct Reader {
     path: Vec<u64>,
     /// Chains already walked while listing the candidates (a generation stamp).
     done: Vec<u32>,
-    /// Reused lists, so a position costs no allocation beyond its move list.
+    /// Lists reused from position to position while listing the candidates.
     urgent: Vec<u16>,
     weak: Vec<u16>,
     tmp_stones: Vec<u16>,
@@ -130,13 +130,6 @@ impl Hasher for ZobristKey {
     }
 }
 
-fn cell_of(c: Color) -> u8 {
-    match c {
-        Color::Black => 1,
-        Color::White => 2,
-    }
-}
-
 impl Reader {
     fn new(p: &Position, anchor: usize) -> Option<Reader> {
         let n = p.n;
@@ -148,7 +141,7 @@ impl Reader {
         let mut hash = 0;
         for (i, c) in p.cells.iter().enumerate() {
             let cell = (i / n + 1) * stride + i % n + 1;
-            cells[cell] = c.map_or(EMPTY, cell_of);
+            cells[cell] = c.map_or(EMPTY, Color::cell);
             if let Some(c) = c {
                 hash ^= ZOBRIST[cell][c.index()];
             }
