@@ -56,7 +56,7 @@ fn main() {
                 "black": sgf(&truth.0), "white": sgf(&truth.1), "counted_re": counted,
             }));
             let t = Instant::now();
-            let e = sgfaudit::estimate::estimate_seeded(board, salt);
+            let e = sgfaudit::estimate::estimate_seeded(board, out.end.to_move(), salt);
             let sure = e.uncertain.is_empty();
             let est = (e.black, e.white);
             spent += t.elapsed().as_secs_f64();

@@ -69,7 +69,10 @@ pub(crate) enum Verdict {
     Dead,
     /// Not captured whoever moves first (alive, or alive in seki).
     Alive,
-    /// Unsettled (the side to move decides), or beyond the reading limits.
+    /// Captured if the attacker moves first, not if the owner does: the side
+    /// to move decides.
+    Unsettled,
+    /// Beyond the reading limits.
     Open,
 }
 
@@ -533,6 +536,7 @@ pub(crate) fn read(p: &Position, anchor: usize, budget: &mut u32) -> Verdict {
     match (attacked, defended) {
         (Some(false), _) => Verdict::Alive,
         (Some(true), Some(true)) => Verdict::Dead,
+        (Some(true), Some(false)) => Verdict::Unsettled,
         _ => Verdict::Open,
     }
 }
@@ -576,7 +580,7 @@ mod tests {
             ".......", //
             ".......", //
         ];
-        assert_eq!(verdict(&rows, 3, 0), Verdict::Open);
+        assert_eq!(verdict(&rows, 3, 0), Verdict::Unsettled);
     }
 
     #[test]

@@ -58,6 +58,19 @@ pub struct EndState {
     pub resumed: bool,
 }
 
+impl EndState {
+    /// The colour whose turn it is after the record's last move: the one who
+    /// moves first if play resumes (AGA rule 10: the opponent of the last passer).
+    /// With no move at all, White after handicap stones, else Black.
+    pub fn to_move(&self) -> Color {
+        match self.last_mover {
+            Some(c) => c.opponent(),
+            None if self.handicap_stones > 0 => Color::White,
+            None => Color::Black,
+        }
+    }
+}
+
 /// What the replay of one record found.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReplayOutcome {

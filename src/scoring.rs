@@ -387,7 +387,7 @@ pub fn score_game(
             }
         }
         (DeadStonesMode::Auto | DeadStonesMode::Estimate, _) => {
-            let e = estimate::estimate(board);
+            let e = estimate::estimate(board, end.to_move());
             DeadStones {
                 source: "estimated",
                 black: e.black,
@@ -407,7 +407,7 @@ pub fn score_game(
     // In `auto` mode a markup is checked against an estimate that has no stone in
     // doubt: a markup that leaves a dead stone out changes the count.
     let disputed = (opts.dead_stones == DeadStonesMode::Auto && dead.source == "markup")
-        .then(|| estimate::estimate(board))
+        .then(|| estimate::estimate(board, end.to_move()))
         .filter(|e| e.uncertain.is_empty() && (e.black != dead.black || e.white != dead.white));
     let handicap = end.handicap_stones.max(if record.handicap >= 2 {
         record.handicap

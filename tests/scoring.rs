@@ -173,7 +173,10 @@ fn markup_and_estimate(
         return None;
     }
     let truth = sgfaudit::scoring::dead_from_markup(rp.board(), &m);
-    Some((truth, sgfaudit::estimate::dead_stones(rp.board())))
+    Some((
+        truth,
+        sgfaudit::estimate::dead_stones(rp.board(), out.end.to_move()),
+    ))
 }
 
 type DeadSets = (Vec<sgfaudit::board::Point>, Vec<sgfaudit::board::Point>);
@@ -189,7 +192,7 @@ fn the_estimator_finds_the_markups_dead_stones_on_most_games() {
         }
     }
     assert!(games >= 130, "{games} marked-up games");
-    // Measured 133 of 140 (95.0%; see docs/RULES.md); the issue's target is 97%.
+    // Measured 133 of 139 (95.7%; see docs/RULES.md); the issue's target is 97%.
     assert!(agree * 100 >= games * 94, "{agree} of {games}");
 }
 
@@ -217,6 +220,34 @@ fn the_estimator_reads_sekis_and_races_as_the_markup_does() {
         let (truth, est) = markup_and_estimate(&f, &mut rp).expect(file);
         assert!(!truth.0.is_empty() || !truth.1.is_empty(), "{file}");
         assert_eq!(est, truth, "{file}");
+    }
+}
+
+#[test]
+fn a_race_that_the_side_to_move_decides_goes_to_the_player_whose_turn_it_is() {
+    // GoBucks-GnuGoCVS (AGA rules) ends B pass, W pass: Black would move first if
+    // play resumed (AGA rule 10). Black's top-right corner and the White strings
+    // around it are in a capturing race that whoever moves first wins. Black to
+    // move: the corner lives, the White strings die, and so does White's lone
+    // stone at sf beside them, as the markup has it. White to move: the corner
+    // dies instead.
+    let f = root().join("corpus/real/gnugo-regression/kgs/20040516-GoBucks-GnuGoCVS.sgf");
+    let mut rp = sgfaudit::replay::Replayer::new();
+    let (truth, est) = markup_and_estimate(&f, &mut rp).expect("scored");
+    let sgf = |v: &Vec<sgfaudit::board::Point>| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
+    assert!(
+        sgf(&truth.1).contains(&"sf".to_string()),
+        "{:?}",
+        sgf(&truth.1)
+    );
+    assert_eq!(est, truth);
+    let (black, _) = sgfaudit::estimate::dead_stones(rp.board(), sgfaudit::board::Color::White);
+    for corner in ["ra", "rb", "qc", "sd"] {
+        assert!(
+            sgf(&black).contains(&corner.to_string()),
+            "{corner}: {:?}",
+            sgf(&black)
+        );
     }
 }
 
@@ -319,21 +350,30 @@ fn a_mismatch_that_a_usual_komi_explains_says_so() {
 
 #[test]
 fn an_estimate_names_the_stones_it_is_unsure_of() {
-    // GoBucks: a capturing race in the top-right corner that playouts split about
-    // evenly; the stones of both sides there are uncertain, the rest of the board
-    // is not.
+    // paul: six lone Black stones inside White's area at the bottom, which the
+    // playouts split about evenly and reading cannot settle (each can run into
+    // open space): they are uncertain. GoBucks: the capturing race that the
+    // playouts split evenly is settled by reading (the side to move decides it),
+    // so nothing there is uncertain.
     let mut opts = AuditOptions::default();
     opts.scoring.dead_stones = sgfaudit::scoring::DeadStonesMode::Estimate;
-    let f = root().join("corpus/real/gnugo-regression/kgs/20040516-GoBucks-GnuGoCVS.sgf");
-    let r = common::audit_file(&f, &opts);
-    let Scoring::Scored { dead, .. } = &r.games[0].scoring else {
-        panic!("scored")
+    let uncertain = |file: &str| {
+        let f = root().join("corpus/real/gnugo-regression").join(file);
+        let r = common::audit_file(&f, &opts);
+        let Scoring::Scored { dead, .. } = &r.games[0].scoring else {
+            panic!("{file} scored")
+        };
+        dead.uncertain
+            .iter()
+            .map(|p| p.sgf())
+            .collect::<Vec<String>>()
     };
-    let names: Vec<String> = dead.uncertain.iter().map(|p| p.sgf()).collect();
-    for p in ["rb", "rc", "pe"] {
+    let names = uncertain("paul.sgf");
+    for p in ["io", "hp", "kp", "iq", "lq", "jr"] {
         assert!(names.contains(&p.to_string()), "{p} in {names:?}");
     }
-    assert!(names.iter().all(|p| p.as_bytes()[0] >= b'n'), "{names:?}");
+    let names = uncertain("kgs/20040516-GoBucks-GnuGoCVS.sgf");
+    assert!(names.is_empty(), "{names:?}");
     // A settled position has no uncertain stone.
     let r = common::audit_text(
         "(;GM[1]SZ[9]KM[0];B[ea];W[fa];B[eb];W[fb];B[ec];W[fc];B[ed];W[fd];B[ee];W[fe];\
