@@ -7,7 +7,6 @@ use crate::board::{Board, Color, Point};
 pub(crate) const NONE: u32 = u32::MAX;
 
 /// The stones of a position, row by row (`y * n + x`).
-#[derive(Clone)]
 pub(crate) struct Position {
     pub n: usize,
     pub cells: Vec<Option<Color>>,
