@@ -6,7 +6,9 @@
 //! `cargo run --release --example estimate_accuracy -- DIR...`
 //!
 //! `SALT=N` (N > 0) draws the playouts with another seed, to see how much the
-//! figures rest on the draw. With `GNUGO_LIST=FILE` it also writes the games it compared, with the markup's
+//! figures rest on the draw. `SEEDS=N` also scores the games with a counted RE
+//! again with the seeds `SALT+1` to `SALT+N-1`, and prints the figure per seed and
+//! their mean. With `GNUGO_LIST=FILE` it also writes the games it compared, with the markup's
 //! dead stones, as the JSON list `benches/peers/gnugo_dead.py` reads, so GNU Go
 //! is measured on exactly the same games.
 
@@ -28,6 +30,11 @@ fn main() {
     let (mut re_games, mut re_agree) = (0u32, 0u32);
     let mut spent = 0f64;
     let mut list = Vec::new();
+    let seeds: u64 = std::env::var("SEEDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let mut kept = Vec::new();
     for item in sgfaudit::input::Walk::new(dirs) {
         let Ok(bytes) = item.read() else { continue };
         let c = sgfaudit::sgf::read(&bytes);
@@ -55,6 +62,9 @@ fn main() {
                 "file": item.name, "game": i, "size": rec.size,
                 "black": sgf(&truth.0), "white": sgf(&truth.1), "counted_re": counted,
             }));
+            if counted && seeds > 1 {
+                kept.push((rec.clone(), truth.clone()));
+            }
             let t = Instant::now();
             let e = sgfaudit::estimate::estimate_seeded(board, out.end.to_move(), salt);
             let sure = e.uncertain.is_empty();
@@ -93,6 +103,30 @@ fn main() {
         "games with a counted RE: {re_agree} of {re_games} agree ({:.1}%)",
         100.0 * f64::from(re_agree) / f64::from(re_games.max(1))
     );
+    if seeds > 1 {
+        let mut per_seed = vec![re_agree];
+        for s in 1..seeds {
+            let n = kept
+                .iter()
+                .filter(|(rec, truth)| {
+                    let out = rp.replay(rec, &Default::default());
+                    let e = sgfaudit::estimate::estimate_seeded(
+                        rp.board(),
+                        out.end.to_move(),
+                        salt + s,
+                    );
+                    (e.black, e.white) == *truth
+                })
+                .count();
+            per_seed.push(n as u32);
+        }
+        let mean = f64::from(per_seed.iter().sum::<u32>()) / per_seed.len() as f64;
+        println!(
+            "games with a counted RE, seeds {salt} to {}: {per_seed:?}, mean {mean:.2} of {re_games} ({:.1}%)",
+            salt + seeds - 1,
+            100.0 * mean / f64::from(re_games.max(1))
+        );
+    }
     println!(
         "estimate vs markup: {agree} of {games} games agree ({:.1}%), {:.3} ms per game",
         100.0 * f64::from(agree) / f64::from(games.max(1)),
