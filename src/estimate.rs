@@ -333,8 +333,11 @@ pub fn estimate_seeded(board: &Board, to_move: Color, salt: u64) -> Estimate {
         }
     }
     let seed = board.hash() ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let playouts = chain_ownership(&p, &chain, &colors, &pass_alive, seed);
-    let mut own = playouts.own.clone();
+    let Ownership {
+        mut own,
+        lived,
+        run,
+    } = chain_ownership(&p, &chain, &colors, &pass_alive, seed);
     let full = f64::from(MAX_PLAYOUTS);
     let in_doubt = |o: u64| {
         let f = o as f64 / full;
@@ -358,7 +361,7 @@ pub fn estimate_seeded(board: &Board, to_move: Color, salt: u64) -> Estimate {
             crate::reading::Verdict::Alive | crate::reading::Verdict::Open => None,
         };
     }
-    condition_on_reading(&p, &chain, &pass_alive, &verdict, &playouts, &mut own);
+    condition_on_reading(&p, &chain, &pass_alive, &verdict, &lived, run, &mut own);
     let mut out = Estimate::default();
     for (i, &ch) in chain.iter().enumerate() {
         if ch == NONE || pass_alive[ch as usize] {
@@ -405,13 +408,14 @@ fn condition_on_reading(
     chain: &[u32],
     pass_alive: &[bool],
     verdict: &[Option<bool>],
-    playouts: &Ownership,
+    lived: &[u128],
+    run: u128,
     own: &mut [u64],
 ) {
     let settled: Vec<usize> = (0..verdict.len())
         .filter(|&k| verdict[k].is_some())
         .collect();
-    if settled.is_empty() || playouts.run == 0 {
+    if settled.is_empty() || run == 0 {
         return;
     }
     // distance[j][k]: steps from the j-th settled chain to chain k (up to NEAR + 1).
@@ -460,14 +464,13 @@ fn condition_on_reading(
             continue;
         }
         order.sort_by_key(|&j| (distance[j][k], settled[j]));
-        let mut agreeing = playouts.run;
+        let mut agreeing = run;
         for j in order {
             let t = settled[j];
-            let lived = playouts.lived[t];
             let want = if verdict[t] == Some(true) {
-                lived
+                lived[t]
             } else {
-                !lived
+                !lived[t]
             };
             let narrowed = agreeing & want;
             if narrowed.count_ones() >= MIN_AGREEING {
@@ -476,9 +479,8 @@ fn condition_on_reading(
         }
         // Only ever towards death: the verdicts are local, and a chain that a
         // verdict seems to save may still die to what the reading did not see.
-        if agreeing != playouts.run {
-            let given = u64::from((playouts.lived[k] & agreeing).count_ones())
-                * u64::from(MAX_PLAYOUTS)
+        if agreeing != run {
+            let given = u64::from((lived[k] & agreeing).count_ones()) * u64::from(MAX_PLAYOUTS)
                 / u64::from(agreeing.count_ones());
             own[k] = own[k].min(given);
         }
@@ -536,7 +538,7 @@ mod tests {
     }
 
     #[test]
-    fn the_estimate_depends_on_the_position_only() {
+    fn the_estimate_depends_on_the_position_and_turn_only() {
         let rows = ["..XO.", "XXXO.", "OOOO.", ".....", "..X.."];
         let a = dead_stones(&Board::from_rows(&rows), Color::Black);
         let b = dead_stones(&Board::from_rows(&rows), Color::Black);

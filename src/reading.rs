@@ -24,13 +24,15 @@
 //!
 //! The verdict is [`Verdict::Dead`] when the chain is captured even with its
 //! owner to move first, [`Verdict::Alive`] when it is not captured even with
-//! the attacker to move first, and [`Verdict::Open`] otherwise: the fight is
-//! unsettled (the side to move decides it), or more than [`NODE_LIMIT`]
-//! positions or [`MAX_CANDIDATES`] points in play. The two verdicts do not
-//! weigh the same: the owner's moves cover a capturing race, the attacker's
-//! do not (it cannot approach from outside), so a capture against every
-//! defence is a proof, and a failed attack is not. The estimator only uses
-//! [`Verdict::Dead`] (docs/RULES.md has the figures).
+//! the attacker to move first, [`Verdict::Unsettled`] when it is captured with
+//! the attacker to move first and not with its owner (the side to move decides
+//! it), and [`Verdict::Open`] when the search passed [`NODE_LIMIT`] positions or
+//! [`MAX_CANDIDATES`] points in play. Dead and Alive do not weigh the same: the
+//! owner's moves cover a capturing race, the attacker's do not (it cannot
+//! approach from outside), so a capture against every defence is a proof, and a
+//! failed attack is not. The estimator uses [`Verdict::Dead`], and gives an
+//! unsettled fight to the player whose turn it is; it leaves Alive to the
+//! playouts (docs/RULES.md has the figures).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -570,7 +572,7 @@ mod tests {
     #[test]
     fn a_straight_three_is_unsettled() {
         // Black to move plays the middle and has two eyes; White to move plays
-        // it and Black dies: the side to move decides, so reading leaves it open.
+        // it and Black dies: the side to move decides.
         let rows = [
             "...XO..", //
             "XXXXO..", //
