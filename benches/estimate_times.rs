@@ -1,0 +1,56 @@
+//! Time of the dead-stone estimate per game: every game under the given
+//! directories that ends with two passes or has a counted RE is replayed, and
+//! `estimate::estimate` alone is timed on its final position. Prints the mean,
+//! median, 99th percentile and the five slowest games.
+//!
+//! `cargo run --release --example estimate_times -- DIR...`
+
+use std::time::Instant;
+
+use sgfaudit::replay::Replayer;
+
+fn main() {
+    let dirs: Vec<String> = std::env::args().skip(1).collect();
+    let mut rp = Replayer::new();
+    let mut times = Vec::new();
+    for item in sgfaudit::input::Walk::new(dirs) {
+        let Ok(bytes) = item.read() else { continue };
+        let c = sgfaudit::sgf::read(&bytes);
+        for i in 0..c.game_count() {
+            let parsed = c.parse_game(i);
+            let counted = parsed
+                .info
+                .result
+                .as_deref()
+                .is_some_and(|re| sgfaudit::result::parse_result(re).is_count());
+            let Some(rec) = parsed.record else {
+                continue;
+            };
+            let out = rp.replay(&rec, &Default::default());
+            if out.end.trailing_passes < 2 && !counted {
+                continue;
+            }
+            let t = Instant::now();
+            let e = sgfaudit::estimate::estimate(rp.board(), out.end.to_move());
+            let ms = t.elapsed().as_secs_f64() * 1000.0;
+            std::hint::black_box(e);
+            times.push((ms, format!("{} game {i}", item.name)));
+        }
+    }
+    if times.is_empty() {
+        println!("no finished game");
+        return;
+    }
+    times.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let total: f64 = times.iter().map(|t| t.0).sum();
+    println!(
+        "{} games: mean {:.2} ms, median {:.2} ms, 99th percentile {:.2} ms",
+        times.len(),
+        total / times.len() as f64,
+        times[times.len() / 2].0,
+        times[times.len() / 100].0
+    );
+    for (ms, game) in times.iter().take(5) {
+        println!("{ms:.2} ms  {game}");
+    }
+}
