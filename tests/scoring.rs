@@ -30,8 +30,9 @@ fn marked_up_games_mostly_reproduce_their_recorded_result() {
         checked >= 120,
         "{checked} marked-up games with a declared ruleset and a count"
     );
-    // Measured: 125 of 131. Seki eyes and markup quirks explain the rest (work in progress).
-    assert!(matched * 100 >= checked * 95, "{matched} of {checked}");
+    // Measured: 127 of 128. The one mismatch is kat-gnu, whose markup leaves two
+    // dead stones alive (see the markup-disputed test).
+    assert!(matched + 1 >= checked, "{matched} of {checked}");
 }
 
 #[test]
