@@ -121,6 +121,15 @@ fn rescaled_komi(k: f64) -> Option<(f64, &'static str)> {
     }
 }
 
+/// Whether the record was written by the Fox server's client (AP[foxwq], or
+/// AP[YuanYu] in older downloads).
+fn written_by_fox(info: &GameInfo) -> bool {
+    info.application.as_deref().is_some_and(|a| {
+        let a = a.to_ascii_lowercase();
+        a.contains("foxwq") || a.contains("yuanyu")
+    })
+}
+
 impl Converter {
     /// Reads the game information of the root node (the root's moves and setup
     /// come with [`Converter::node`], like any other node).
@@ -131,6 +140,7 @@ impl Converter {
         let mut size_error = None;
         let mut handicap = 0u32;
         let mut komi = None;
+        let mut no_komi_game = false;
         let mut first_player = None;
         let mut machine = false;
 
@@ -162,6 +172,8 @@ impl Converter {
                 Prop::HA(h) => handicap = u32::try_from(*h).unwrap_or(0),
                 Prop::Invalid(id, v) if id == "HA" => {
                     let raw = v.first().map(|s| s.trim()).unwrap_or("");
+                    // Fox writes HA[1] for a game without komi (Black simply moves first).
+                    no_komi_game |= raw == "1";
                     if raw != "0" && raw != "1" && !raw.is_empty() {
                         findings.push(Finding::new(
                             Code::BadPropertyValue,
@@ -247,6 +259,17 @@ impl Converter {
             }
             None => k,
         });
+        let komi = match komi {
+            Some(k) if k == 0.0 && handicap == 0 && !no_komi_game && written_by_fox(&info) => {
+                findings.push(Finding::new(
+                    Code::KomiUnwritten,
+                    "KM[0] in an even game written by Fox's client, which writes 0 for the \
+                     server's standard komi: read as no KM (each ruleset's own komi)",
+                ));
+                None
+            }
+            k => k,
+        };
         Converter {
             record: Some(GameRecord {
                 size,
