@@ -1,6 +1,7 @@
 //! Input discovery: files, directories (recursive, `.sgf` in any letter case,
-//! sorted by name at every level so the order is deterministic), `-` for standard
-//! input, and path lists. Lazy: directories are read as the walk reaches them, so
+//! sorted by name at every level so the order is deterministic), archives
+//! (`.zip`, `.tar`, `.tar.gz`, `.tgz`: their `*.sgf` entries, in the archive's
+//! order, see `src/archive.rs`), `-` for standard input, and path lists. Lazy: directories are read as the walk reaches them, so
 //! memory does not grow with the size of the archive. Problems (a missing path, a
 //! symlink loop, an unreadable directory) become items that report them.
 
@@ -9,11 +10,15 @@ use std::fs;
 use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 
+use crate::archive;
+
 /// Where an input's bytes come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Source {
     File(PathBuf),
     Stdin,
+    /// An entry already read out of an archive (`src/archive.rs`).
+    Bytes(Vec<u8>),
     /// The input cannot be read; the text says why.
     Broken(String),
 }
@@ -30,6 +35,7 @@ impl Item {
     pub fn size_hint(&self) -> u64 {
         match &self.source {
             Source::File(p) => fs::metadata(p).map_or(0, |m| m.len()),
+            Source::Bytes(b) => b.len() as u64,
             _ => 0,
         }
     }
@@ -44,6 +50,7 @@ impl Item {
                     .map_err(|e| describe_io(&e, "read standard input"))?;
                 Ok(buf)
             }
+            Source::Bytes(b) => Ok(b.clone()),
             Source::Broken(why) => Err(why.clone()),
         }
     }
@@ -96,6 +103,8 @@ pub struct Walk {
     roots: std::vec::IntoIter<String>,
     stack: Vec<Frame>,
     pending: Vec<Item>,
+    /// The entries of the archive being read, before the walk goes on.
+    archive: Option<std::sync::mpsc::IntoIter<Item>>,
     active: HashSet<(u64, u64)>,
 }
 
@@ -106,6 +115,7 @@ impl Walk {
             roots: args.into_iter(),
             stack: Vec::new(),
             pending: Vec::new(),
+            archive: None,
             active: HashSet::new(),
         }
     }
@@ -147,6 +157,12 @@ impl Walk {
         }
     }
 
+    fn open_archive(&mut self, path: PathBuf, name: String) {
+        if let Some(kind) = archive::kind_of(&path) {
+            self.archive = Some(archive::entries(path, name, kind).into_iter());
+        }
+    }
+
     fn root(&mut self, arg: String) {
         if arg == "-" {
             self.pending.push(Item {
@@ -158,6 +174,7 @@ impl Walk {
         let path = PathBuf::from(&arg);
         match fs::metadata(&path) {
             Ok(m) if m.is_dir() => self.enter_dir(&path),
+            Ok(_) if archive::kind_of(&path).is_some() => self.open_archive(path, arg),
             // A file named explicitly is audited whatever its extension.
             Ok(_) => self.pending.push(Item {
                 name: arg,
@@ -186,6 +203,12 @@ impl Iterator for Walk {
             if let Some(item) = self.pending.pop() {
                 return Some(item);
             }
+            if let Some(entries) = self.archive.as_mut() {
+                match entries.next() {
+                    Some(item) => return Some(item),
+                    None => self.archive = None,
+                }
+            }
             if let Some(frame) = self.stack.last_mut() {
                 let Some(path) = frame.entries.pop() else {
                     if let Some(id) = frame.id {
@@ -201,6 +224,10 @@ impl Iterator for Walk {
                             name: display(&path),
                             source: Source::File(path),
                         })
+                    }
+                    Ok(_) if archive::kind_of(&path).is_some() => {
+                        let name = display(&path);
+                        self.open_archive(path, name);
                     }
                     Ok(_) => {}
                     Err(e) if is_sgf(&path) => {

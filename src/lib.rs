@@ -2,6 +2,7 @@
 //!
 //! ```text
 //!  paths ──► input::Walk ──► pipeline (rayon, batches, input order)
+//!             (files, dirs, archive: zip/tar entries)
 //!                               │  per file
 //!                               ▼
 //!            audit::audit_bytes ─► sgf::read   (decode ► scan ► split collection)
@@ -15,8 +16,8 @@
 //! The core — [`board`], [`rules`], [`game`], [`replay`], [`findings`] — knows
 //! nothing of files, SGF text or output formats. [`sgf`] turns bytes into
 //! [`game::GameRecord`]s and never fails; [`audit`] joins the two for one file
-//! and isolates panics per game; [`input`] and [`pipeline`] know the file system
-//! and threads; only [`report`] knows JSON and CSV. See `ARCHITECTURE.md`.
+//! and isolates panics per game; [`input`], [`archive`] and [`pipeline`] know
+//! the file system, archives and threads; only [`report`] knows JSON and CSV. See `ARCHITECTURE.md`.
 //!
 //! ```
 //! use sgfaudit::audit::{audit_bytes, AuditOptions};
@@ -28,6 +29,7 @@
 //! let aga = &report.games[0].verdicts[Ruleset::Aga.index()];
 //! assert_eq!(aga.illegal[0].kind.key(), "occupied");
 //! ```
+pub mod archive;
 pub mod audit;
 pub mod board;
 pub mod estimate;

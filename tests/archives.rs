@@ -1,0 +1,229 @@
+//! Archives (.zip, .tar, .tar.gz): their game entries are audited like the files
+//! they hold, and a damaged archive or entry is reported where it is damaged.
+
+mod common;
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{root, sgf_files};
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sgfaudit-arc-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&d);
+    fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn jsonl(args: &[&str]) -> (i32, Vec<serde_json::Value>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", "--format", "jsonl", "-q"])
+        .args(args)
+        .output()
+        .unwrap();
+    let rows = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (out.status.code().unwrap_or(-1), rows)
+}
+
+/// The real games of the project's corpus, as (name inside the archive, bytes),
+/// in the order a directory walk gives.
+fn games() -> (PathBuf, Vec<(String, Vec<u8>)>) {
+    let dir = root().join("corpus/real/gnugo-regression");
+    let files = sgf_files(&dir)
+        .into_iter()
+        .map(|f| {
+            let name = f.strip_prefix(&dir).unwrap().to_string_lossy().into_owned();
+            (format!("games/{name}"), fs::read(&f).unwrap())
+        })
+        .collect();
+    (dir, files)
+}
+
+fn write_zip(path: &Path, entries: &[(String, Vec<u8>)], method: zip::CompressionMethod) {
+    let mut z = zip::ZipWriter::new(fs::File::create(path).unwrap());
+    let opts = zip::write::SimpleFileOptions::default().compression_method(method);
+    z.add_directory("games/", opts).unwrap();
+    z.start_file("games/README.txt", opts).unwrap();
+    z.write_all(b"not a game").unwrap();
+    for (name, bytes) in entries {
+        z.start_file(name.as_str(), opts).unwrap();
+        z.write_all(bytes).unwrap();
+    }
+    z.finish().unwrap();
+}
+
+fn tar_gz(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let mut t = tar::Builder::new(gz);
+    for (name, bytes) in entries {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(bytes.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        t.append_data(&mut h, name, bytes.as_slice()).unwrap();
+    }
+    t.into_inner().unwrap().finish().unwrap()
+}
+
+/// A row without its file name, to compare an entry with the file it came from.
+fn without_name(mut r: serde_json::Value) -> serde_json::Value {
+    r.as_object_mut().unwrap().remove("file");
+    r
+}
+
+#[test]
+fn zip_and_tar_gz_entries_are_audited_like_the_files_they_hold() {
+    let d = scratch("same");
+    let (dir, entries) = games();
+    assert!(entries.len() >= 30, "{} games", entries.len());
+    let zip_path = d.join("games.zip");
+    write_zip(&zip_path, &entries, zip::CompressionMethod::Deflated);
+    let tgz_path = d.join("games.tar.gz");
+    fs::write(&tgz_path, tar_gz(&entries)).unwrap();
+
+    let (_, plain) = jsonl(&[dir.to_str().unwrap()]);
+    for archive in [&zip_path, &tgz_path] {
+        let a = archive.to_str().unwrap();
+        let (_, rows) = jsonl(&["-j1", a]);
+        // Every game entry, in the archive's order, named archive!entry; the
+        // README and the directory entry are not games.
+        let names: Vec<String> = rows
+            .iter()
+            .map(|r| r["file"].as_str().unwrap().to_string())
+            .collect();
+        let want: Vec<String> = entries.iter().map(|(n, _)| format!("{a}!{n}")).collect();
+        assert_eq!(names, want);
+        let rows: Vec<_> = rows.into_iter().map(without_name).collect();
+        let plain: Vec<_> = plain.iter().cloned().map(without_name).collect();
+        assert_eq!(rows, plain, "{a}: the same audit as the files");
+        // The same bytes whatever the thread count.
+        let one = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+            .args(["check", "--format", "jsonl", "-q", "-j1", a])
+            .output()
+            .unwrap();
+        let four = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+            .args(["check", "--format", "jsonl", "-q", "-j4", a])
+            .output()
+            .unwrap();
+        assert_eq!(one.stdout, four.stdout, "{a}");
+    }
+    let _ = fs::remove_dir_all(&d);
+}
+
+#[test]
+fn archives_in_a_directory_are_read_in_the_walk() {
+    let d = scratch("walk");
+    let (_, entries) = games();
+    fs::create_dir_all(d.join("in")).unwrap();
+    fs::write(d.join("in/a.sgf"), &entries[0].1).unwrap();
+    write_zip(
+        &d.join("in/b.ZIP"),
+        &entries[1..3],
+        zip::CompressionMethod::Stored,
+    );
+    fs::write(d.join("in/c.sgf"), &entries[3].1).unwrap();
+    let (_, rows) = jsonl(&[d.join("in").to_str().unwrap()]);
+    let names: Vec<&str> = rows.iter().map(|r| r["file"].as_str().unwrap()).collect();
+    let base = d.join("in");
+    let base = base.to_str().unwrap();
+    assert_eq!(
+        names,
+        [
+            format!("{base}/a.sgf"),
+            format!("{base}/b.ZIP!{}", entries[1].0),
+            format!("{base}/b.ZIP!{}", entries[2].0),
+            format!("{base}/c.sgf"),
+        ]
+    );
+    assert!(rows.iter().all(|r| r["status"] == "ok"));
+    let _ = fs::remove_dir_all(&d);
+}
+
+#[test]
+fn damaged_archives_are_reported_where_they_are_damaged_and_the_run_goes_on() {
+    let d = scratch("damaged");
+    let (_, entries) = games();
+    // Not a zip at all.
+    let garbage = d.join("garbage.zip");
+    fs::write(&garbage, b"PK\x03\x04 and then nothing a zip needs").unwrap();
+    // A tar.gz cut in the middle: the games before the cut are audited.
+    let cut = d.join("cut.tgz");
+    let whole = tar_gz(&entries);
+    fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
+    // A zip whose second game uses a compression method sgfaudit does not
+    // decode (bzip2, method 12): that entry is reported, the others audited.
+    let odd = d.join("odd.zip");
+    write_zip(&odd, &entries[..3], zip::CompressionMethod::Stored);
+    let mut bytes = fs::read(&odd).unwrap();
+    patch_method(&mut bytes, entries[1].0.as_bytes(), 12);
+    fs::write(&odd, &bytes).unwrap();
+    // An archive without a game.
+    let empty = d.join("empty.zip");
+    write_zip(&empty, &[], zip::CompressionMethod::Stored);
+    let game = d.join("after.sgf");
+    fs::write(&game, &entries[0].1).unwrap();
+
+    let args: Vec<&str> = [&garbage, &cut, &odd, &empty, &game]
+        .iter()
+        .map(|p| p.to_str().unwrap())
+        .collect();
+    let (code, rows) = jsonl(&args);
+    assert_eq!(code, 1, "unreadable inputs are errors");
+    let status = |name: &str| -> Vec<(String, String)> {
+        rows.iter()
+            .filter(|r| r["file"].as_str().unwrap().starts_with(name))
+            .map(|r| {
+                (
+                    r["status"].as_str().unwrap().to_string(),
+                    r["error"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    };
+    let g = status(garbage.to_str().unwrap());
+    assert_eq!(g.len(), 1);
+    assert!(g[0].1.contains("not a readable zip archive"), "{g:?}");
+
+    let c = status(cut.to_str().unwrap());
+    let ok = c.iter().filter(|(s, _)| s == "ok").count();
+    assert!(ok >= 5 && ok < entries.len(), "{ok} games before the cut");
+    let last = c.last().unwrap();
+    assert!(last.1.contains("damaged or cut short"), "{c:?}");
+
+    let o = status(odd.to_str().unwrap());
+    assert_eq!(o.len(), 3, "{o:?}");
+    assert_eq!((o[0].0.as_str(), o[2].0.as_str()), ("ok", "ok"));
+    assert!(o[1].1.contains("cannot read this entry"), "{o:?}");
+
+    let e = status(empty.to_str().unwrap());
+    assert_eq!(e.len(), 1);
+    assert!(e[0].1.contains("no *.sgf entry"), "{e:?}");
+
+    assert_eq!(status(game.to_str().unwrap())[0].0, "ok");
+    let _ = fs::remove_dir_all(&d);
+}
+
+/// Sets the compression method of the zip entry named `name`, in its local
+/// header and in the central directory.
+fn patch_method(zip: &mut [u8], name: &[u8], method: u16) {
+    let le = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]) as usize;
+    let mut patched = 0;
+    for at in 0..zip.len().saturating_sub(46) {
+        let (method_at, len_at, name_at) = match &zip[at..at + 4] {
+            b"PK\x03\x04" => (at + 8, at + 26, at + 30),
+            b"PK\x01\x02" => (at + 10, at + 28, at + 46),
+            _ => continue,
+        };
+        let len = le(zip, len_at);
+        if zip.get(name_at..name_at + len) == Some(name) {
+            zip[method_at..method_at + 2].copy_from_slice(&method.to_le_bytes());
+            patched += 1;
+        }
+    }
+    assert_eq!(patched, 2, "local header and central directory");
+}
