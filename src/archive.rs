@@ -2,7 +2,7 @@
 //! databases are shipped (KGS's yearly archives come as zip and tar.gz). Entries
 //! are read in the archive's own order, straight from the archive (nothing is
 //! unpacked to disk), by a reader thread that hands them over through a bounded
-//! channel: at most [`IN_FLIGHT`] entries wait in memory, whatever the size of
+//! channel: at most 64 entries (`IN_FLIGHT`) wait in memory, whatever the size of
 //! the archive. Only entries named `*.sgf` (any letter case) are games; the
 //! rest are skipped, as in a directory walk. A damaged archive or entry becomes
 //! an input that reports what is wrong and where, never a silent gap.

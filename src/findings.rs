@@ -88,7 +88,7 @@ codes! {
     SetupInGame = "A504", "setup-in-game", Warning, "Setup stones (AB/AW/AE) change the board after moves were played.";
     FirstPlayer = "A505", "first-player", Warning, "The first move was not by the expected player (Black on an empty board, White after handicap stones, or PL).";
     KomiScaled = "A506", "komi-scaled", Warning, "KM of 100 or more, read as komi written x100 (and in stones when a quarter point remains), as the Fox server writes it.";
-    KomiUnwritten = "A507", "komi-unwritten", Warning, "KM[0] in an even game (no HA) written by Fox's client, which writes 0 for the server's standard komi: read as no KM, so each ruleset's own komi counts.";
+    KomiUnwritten = "A507", "komi-unwritten", Warning, "KM of 0 in an even game (no HA) written by Fox's client, which writes 0 for the server's standard komi: read as no KM, so each ruleset's own komi counts.";
     // C: counting and results
     ResultMismatch = "C601", "result-mismatch", Warning, "The count under the declared rules (RU) differs from the recorded result (RE).";
     ResultImpossible = "C602", "result-impossible", Warning, "The recorded margin cannot arise with the komi (half-point parity).";
