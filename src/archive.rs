@@ -1,5 +1,6 @@
-//! Game files inside archives: `.zip`, `.tar`, `.tar.gz` and `.tgz`, as game
-//! databases are shipped (KGS's yearly archives come as zip and tar.gz). Entries
+//! Game files inside archives: `.zip`, and tar files plain, gzipped (`.tar.gz`,
+//! `.tgz`) or bzip2-compressed (`.tar.bz2`, `.tbz2`, `.tbz`), as game databases
+//! are shipped (KGS's yearly archives come as zip, tar.gz and tar.bz2). Entries
 //! are read in the archive's own order, straight from the archive (nothing is
 //! unpacked to disk), by a reader thread that hands them over through a bounded
 //! channel: at most 64 entries (`IN_FLIGHT`) wait in memory, whatever the size of
@@ -25,7 +26,8 @@ pub const MAX_ENTRY_BYTES: u64 = 256 << 20;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Zip,
-    /// A tar file, gzip-compressed or not (told apart by its first bytes).
+    /// A tar file, plain, gzip- or bzip2-compressed (told apart by its first
+    /// bytes, not its name).
     Tar,
 }
 
@@ -34,7 +36,10 @@ pub fn kind_of(path: &Path) -> Option<Kind> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
     if name.ends_with(".zip") {
         Some(Kind::Zip)
-    } else if name.ends_with(".tar") || name.ends_with(".tar.gz") || name.ends_with(".tgz") {
+    } else if [".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
+    {
         Some(Kind::Tar)
     } else {
         None
@@ -165,9 +170,9 @@ fn read_tar(path: &Path, name: &str, tx: &SyncSender<Item>) {
         }
     };
     let mut file = BufReader::new(file);
-    // gzip announces itself with 1f 8b.
-    let gzip = match io::BufRead::fill_buf(&mut file) {
-        Ok(head) => head.starts_with(&[0x1f, 0x8b]),
+    // gzip announces itself with 1f 8b, bzip2 with "BZh".
+    let head = match io::BufRead::fill_buf(&mut file) {
+        Ok(head) => head,
         Err(e) => {
             send(
                 tx,
@@ -176,8 +181,10 @@ fn read_tar(path: &Path, name: &str, tx: &SyncSender<Item>) {
             return;
         }
     };
-    let reader: Box<dyn Read> = if gzip {
+    let reader: Box<dyn Read> = if head.starts_with(&[0x1f, 0x8b]) {
         Box::new(flate2::read::MultiGzDecoder::new(file))
+    } else if head.starts_with(b"BZh") {
+        Box::new(bzip2::read::MultiBzDecoder::new(file))
     } else {
         Box::new(file)
     };
@@ -263,6 +270,8 @@ mod tests {
             ("games.tar", Some(Kind::Tar)),
             ("games.tar.gz", Some(Kind::Tar)),
             ("games.TGZ", Some(Kind::Tar)),
+            ("KGS-2019.tar.bz2", Some(Kind::Tar)),
+            ("games.tbz2", Some(Kind::Tar)),
             ("game.sgf", None),
             ("games.gz", None),
             ("zip", None),

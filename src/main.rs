@@ -107,7 +107,7 @@ fn parse_komi(s: &str) -> Result<KomiMode, String> {
 #[derive(clap::Args)]
 struct CheckArgs {
     /// SGF files, directories (searched recursively for *.sgf in any letter
-    /// case) and archives (.zip, .tar, .tar.gz, .tgz: their *.sgf entries,
+    /// case) and archives (.zip, .tar, .tar.gz, .tgz, .tar.bz2: their *.sgf entries,
     /// reported as ARCHIVE!ENTRY); `-` reads one SGF from standard input.
     paths: Vec<String>,
     /// Read more paths from FILE, one per line (`-` for standard input).

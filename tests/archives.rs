@@ -1,4 +1,4 @@
-//! Archives (.zip, .tar, .tar.gz): their game entries are audited like the files
+//! Archives (.zip, .tar, .tar.gz, .tar.bz2): their game entries are audited like the files
 //! they hold, and a damaged archive or entry is reported where it is damaged.
 
 mod common;
@@ -57,9 +57,8 @@ fn write_zip(path: &Path, entries: &[(String, Vec<u8>)], method: zip::Compressio
     z.finish().unwrap();
 }
 
-fn tar_gz(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
-    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    let mut t = tar::Builder::new(gz);
+fn tar(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let mut t = tar::Builder::new(Vec::new());
     for (name, bytes) in entries {
         let mut h = tar::Header::new_gnu();
         h.set_size(bytes.len() as u64);
@@ -67,7 +66,19 @@ fn tar_gz(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
         h.set_cksum();
         t.append_data(&mut h, name, bytes.as_slice()).unwrap();
     }
-    t.into_inner().unwrap().finish().unwrap()
+    t.into_inner().unwrap()
+}
+
+fn tar_gz(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&tar(entries)).unwrap();
+    gz.finish().unwrap()
+}
+
+fn tar_bz2(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    bz.write_all(&tar(entries)).unwrap();
+    bz.finish().unwrap()
 }
 
 /// A row without its file name, to compare an entry with the file it came from.
@@ -77,7 +88,7 @@ fn without_name(mut r: serde_json::Value) -> serde_json::Value {
 }
 
 #[test]
-fn zip_and_tar_gz_entries_are_audited_like_the_files_they_hold() {
+fn zip_and_tar_entries_are_audited_like_the_files_they_hold() {
     let d = scratch("same");
     let (dir, entries) = games();
     assert!(entries.len() >= 30, "{} games", entries.len());
@@ -85,9 +96,13 @@ fn zip_and_tar_gz_entries_are_audited_like_the_files_they_hold() {
     write_zip(&zip_path, &entries, zip::CompressionMethod::Deflated);
     let tgz_path = d.join("games.tar.gz");
     fs::write(&tgz_path, tar_gz(&entries)).unwrap();
+    let tbz_path = d.join("games.tar.bz2");
+    fs::write(&tbz_path, tar_bz2(&entries)).unwrap();
+    let tar_path = d.join("games.tar");
+    fs::write(&tar_path, tar(&entries)).unwrap();
 
     let (_, plain) = jsonl(&[dir.to_str().unwrap()]);
-    for archive in [&zip_path, &tgz_path] {
+    for archive in [&zip_path, &tgz_path, &tbz_path, &tar_path] {
         let a = archive.to_str().unwrap();
         let (_, rows) = jsonl(&["-j1", a]);
         // Every game entry, in the archive's order, named archive!entry; the
