@@ -63,7 +63,7 @@ pub fn entries(path: PathBuf, name: String, kind: Kind) -> Receiver<Item> {
     let spawned = thread::Builder::new()
         .name("sgfaudit-archive".into())
         .spawn({
-            let (path, name, tx) = (path.clone(), name.clone(), tx.clone());
+            let (name, tx) = (name.clone(), tx.clone());
             move || match kind {
                 Kind::Zip => read_zip(&path, &name, &tx),
                 Kind::Tar => read_tar(&path, &name, &tx),
@@ -82,9 +82,10 @@ fn broken(name: String, why: String) -> Item {
     }
 }
 
-/// Reads at most [`MAX_ENTRY_BYTES`] of an entry.
+/// Reads at most [`MAX_ENTRY_BYTES`] of an entry. The size its header claims
+/// only sizes the first allocation, up to 1 MiB: a header may lie.
 fn read_entry(r: impl Read, size_hint: u64) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::with_capacity(size_hint.min(MAX_ENTRY_BYTES) as usize);
+    let mut bytes = Vec::with_capacity(size_hint.min(1 << 20) as usize);
     r.take(MAX_ENTRY_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot unpack the entry: {e}"))?;
@@ -127,13 +128,13 @@ fn read_zip(path: &Path, name: &str, tx: &SyncSender<Item>) {
     for i in 0..zip.len() {
         let item = match zip.by_index(i) {
             Ok(entry) => {
-                let entry_name = entry.name().to_string();
-                if entry.is_dir() || !is_sgf_name(&entry_name) {
+                let inner = entry.name().to_string();
+                if entry.is_dir() || !is_sgf_name(&inner) {
                     continue;
                 }
                 let size = entry.size();
                 Item {
-                    name: self::entry_name(name, &entry_name),
+                    name: entry_name(name, &inner),
                     source: match read_entry(entry, size) {
                         Ok(bytes) => Source::Bytes(bytes),
                         Err(why) => Source::Broken(why),
