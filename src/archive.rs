@@ -103,18 +103,23 @@ fn send(tx: &SyncSender<Item>, item: Item) -> bool {
     tx.send(item).is_ok()
 }
 
-fn read_zip(path: &Path, name: &str, tx: &SyncSender<Item>) {
-    let file = match File::open(path) {
-        Ok(f) => f,
+/// Opens the archive file, or reports why it cannot be.
+fn open(path: &Path, name: &str, tx: &SyncSender<Item>) -> Option<BufReader<File>> {
+    match File::open(path) {
+        Ok(f) => Some(BufReader::new(f)),
         Err(e) => {
-            send(
-                tx,
-                broken(name.into(), format!("cannot open the archive: {e}")),
-            );
-            return;
+            let why = format!("cannot open the archive: {e}");
+            send(tx, broken(name.into(), why));
+            None
         }
+    }
+}
+
+fn read_zip(path: &Path, name: &str, tx: &SyncSender<Item>) {
+    let Some(file) = open(path, name, tx) else {
+        return;
     };
-    let mut zip = match zip::ZipArchive::new(BufReader::new(file)) {
+    let mut zip = match zip::ZipArchive::new(file) {
         Ok(z) => z,
         Err(e) => {
             send(
@@ -160,17 +165,9 @@ fn read_zip(path: &Path, name: &str, tx: &SyncSender<Item>) {
 }
 
 fn read_tar(path: &Path, name: &str, tx: &SyncSender<Item>) {
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) => {
-            send(
-                tx,
-                broken(name.into(), format!("cannot open the archive: {e}")),
-            );
-            return;
-        }
+    let Some(mut file) = open(path, name, tx) else {
+        return;
     };
-    let mut file = BufReader::new(file);
     // gzip announces itself with 1f 8b, bzip2 with "BZh".
     let head = match io::BufRead::fill_buf(&mut file) {
         Ok(head) => head,

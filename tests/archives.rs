@@ -8,27 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{root, sgf_files};
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sgfaudit-arc-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&d);
-    fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn jsonl(args: &[&str]) -> (i32, Vec<serde_json::Value>) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
-        .args(["check", "--format", "jsonl", "-q"])
-        .args(args)
-        .output()
-        .unwrap();
-    let rows = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (out.status.code().unwrap_or(-1), rows)
-}
+use common::{jsonl, root, scratch, sgf_files};
 
 /// The real games of the project's corpus, as (name inside the archive, bytes),
 /// in the order a directory walk gives.
@@ -89,7 +69,7 @@ fn without_name(mut r: serde_json::Value) -> serde_json::Value {
 
 #[test]
 fn zip_and_tar_entries_are_audited_like_the_files_they_hold() {
-    let d = scratch("same");
+    let d = scratch("arc-same");
     let (dir, entries) = games();
     assert!(entries.len() >= 30, "{} games", entries.len());
     let zip_path = d.join("games.zip");
@@ -132,7 +112,7 @@ fn zip_and_tar_entries_are_audited_like_the_files_they_hold() {
 
 #[test]
 fn archives_in_a_directory_are_read_in_the_walk() {
-    let d = scratch("walk");
+    let d = scratch("arc-walk");
     let (_, entries) = games();
     fs::create_dir_all(d.join("in")).unwrap();
     fs::write(d.join("in/a.sgf"), &entries[0].1).unwrap();
@@ -161,7 +141,7 @@ fn archives_in_a_directory_are_read_in_the_walk() {
 
 #[test]
 fn damaged_archives_are_reported_where_they_are_damaged_and_the_run_goes_on() {
-    let d = scratch("damaged");
+    let d = scratch("arc-damaged");
     let (_, entries) = games();
     // Not a zip at all.
     let garbage = d.join("garbage.zip");

@@ -5,34 +5,13 @@ mod common;
 
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
-use std::path::PathBuf;
-use std::process::Command;
 
+use common::{jsonl, scratch};
 use sgfaudit::audit::AuditOptions;
 use sgfaudit::input::{Item, Source, Walk};
 use sgfaudit::pipeline::audit_item;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sgfaudit-fs-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&d);
-    fs::create_dir_all(&d).unwrap();
-    d
-}
-
 const GAME: &str = "(;GM[1]SZ[9];B[ee];W[cc])";
-
-fn jsonl(args: &[&str]) -> (i32, Vec<serde_json::Value>) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
-        .args(["check", "--format", "jsonl", "-q"])
-        .args(args)
-        .output()
-        .unwrap();
-    let rows = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (out.status.code().unwrap_or(-1), rows)
-}
 
 #[test]
 fn symlink_loops_are_reported_and_the_walk_goes_on() {

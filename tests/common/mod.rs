@@ -75,3 +75,25 @@ pub fn sgf_files(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// A fresh scratch directory for one test, in the system's temp directory.
+pub fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sgfaudit-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs `sgfaudit check --format jsonl -q ARGS`: its exit code and its rows.
+pub fn jsonl(args: &[&str]) -> (i32, Vec<serde_json::Value>) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", "--format", "jsonl", "-q"])
+        .args(args)
+        .output()
+        .unwrap();
+    let rows = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (out.status.code().unwrap_or(-1), rows)
+}
