@@ -98,6 +98,11 @@ fn read_entry(r: impl Read, size_hint: u64) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
+/// Reports the whole archive as unreadable, with why.
+fn unreadable(tx: &SyncSender<Item>, name: &str, why: String) {
+    send(tx, broken(name.into(), why));
+}
+
 /// Sends an item; false when the receiver is gone (the run stopped).
 fn send(tx: &SyncSender<Item>, item: Item) -> bool {
     tx.send(item).is_ok()
@@ -108,8 +113,7 @@ fn open(path: &Path, name: &str, tx: &SyncSender<Item>) -> Option<BufReader<File
     match File::open(path) {
         Ok(f) => Some(BufReader::new(f)),
         Err(e) => {
-            let why = format!("cannot open the archive: {e}");
-            send(tx, broken(name.into(), why));
+            unreadable(tx, name, format!("cannot open the archive: {e}"));
             None
         }
     }
@@ -122,10 +126,7 @@ fn read_zip(path: &Path, name: &str, tx: &SyncSender<Item>) {
     let mut zip = match zip::ZipArchive::new(file) {
         Ok(z) => z,
         Err(e) => {
-            send(
-                tx,
-                broken(name.into(), format!("not a readable zip archive: {e}")),
-            );
+            unreadable(tx, name, format!("not a readable zip archive: {e}"));
             return;
         }
     };
@@ -172,10 +173,7 @@ fn read_tar(path: &Path, name: &str, tx: &SyncSender<Item>) {
     let head = match io::BufRead::fill_buf(&mut file) {
         Ok(head) => head,
         Err(e) => {
-            send(
-                tx,
-                broken(name.into(), format!("cannot read the archive: {e}")),
-            );
+            unreadable(tx, name, format!("cannot read the archive: {e}"));
             return;
         }
     };
@@ -190,10 +188,7 @@ fn read_tar(path: &Path, name: &str, tx: &SyncSender<Item>) {
     let entries = match tar.entries() {
         Ok(e) => e,
         Err(e) => {
-            send(
-                tx,
-                broken(name.into(), format!("not a readable tar archive: {e}")),
-            );
+            unreadable(tx, name, format!("not a readable tar archive: {e}"));
             return;
         }
     };
