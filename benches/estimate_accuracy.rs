@@ -1,7 +1,9 @@
 //! How often the dead-stone estimator agrees with TB/TW markup, and how long it
 //! takes: every scored game with markup under the given directories is scored
 //! twice (markup, then estimate with the markup ignored) and the dead-stone sets
-//! compared. Prints agreement and time per estimated game.
+//! compared. Prints agreement and time per estimated game. The markup is taken as
+//! written (TB/TW only); the games with a counted RE are also compared with the
+//! markup completed by Japanese rule 7, as `check` counts it.
 //!
 //! `cargo run --release --example estimate_accuracy -- DIR...`
 //!
@@ -15,7 +17,7 @@
 use std::time::Instant;
 
 use sgfaudit::replay::Replayer;
-use sgfaudit::scoring::dead_from_markup;
+use sgfaudit::scoring::{dead_from_markup, markup_dead_stones};
 
 fn main() {
     let dirs: Vec<String> = std::env::args().skip(1).collect();
@@ -28,6 +30,7 @@ fn main() {
     let (mut games, mut agree) = (0u32, 0u32);
     let (mut sure_games, mut sure_agree) = (0u32, 0u32);
     let (mut re_games, mut re_agree) = (0u32, 0u32);
+    let mut re_agree_rule7 = 0u32;
     let mut spent = 0f64;
     let mut list = Vec::new();
     let seeds: u64 = std::env::var("SEEDS")
@@ -57,13 +60,16 @@ fn main() {
             }
             let board = rp.board();
             let truth = dead_from_markup(board, &markup);
+            let completed = markup_dead_stones(board, &markup);
+            let completed = (completed.black, completed.white);
             let sgf = |v: &[sgfaudit::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
             list.push(serde_json::json!({
                 "file": item.name, "game": i, "size": rec.size,
                 "black": sgf(&truth.0), "white": sgf(&truth.1), "counted_re": counted,
+                "black_rule7": sgf(&completed.0), "white_rule7": sgf(&completed.1),
             }));
             if counted && seeds > 1 {
-                kept.push((rec.clone(), truth.clone()));
+                kept.push((rec.clone(), truth.clone(), completed.clone()));
             }
             let t = Instant::now();
             let e = sgfaudit::estimate::estimate_seeded(board, out.end.to_move(), salt);
@@ -73,6 +79,7 @@ fn main() {
             games += 1;
             re_games += u32::from(counted);
             re_agree += u32::from(counted && est == truth);
+            re_agree_rule7 += u32::from(counted && est == completed);
             sure_games += u32::from(sure);
             sure_agree += u32::from(sure && est == truth);
             if est == truth {
@@ -103,29 +110,36 @@ fn main() {
         "games with a counted RE: {re_agree} of {re_games} agree ({:.1}%)",
         100.0 * f64::from(re_agree) / f64::from(re_games.max(1))
     );
+    println!(
+        "games with a counted RE, markup completed by rule 7: {re_agree_rule7} of {re_games} agree ({:.1}%)",
+        100.0 * f64::from(re_agree_rule7) / f64::from(re_games.max(1))
+    );
     if seeds > 1 {
-        let mut per_seed = vec![re_agree];
+        let (mut per_seed, mut per_seed_rule7) = (vec![re_agree], vec![re_agree_rule7]);
         for s in 1..seeds {
-            let n = kept
-                .iter()
-                .filter(|(rec, truth)| {
-                    let out = rp.replay(rec, &Default::default());
-                    let e = sgfaudit::estimate::estimate_seeded(
-                        rp.board(),
-                        out.end.to_move(),
-                        salt + s,
-                    );
-                    (e.black, e.white) == *truth
-                })
-                .count();
-            per_seed.push(n as u32);
+            let (mut n, mut n7) = (0u32, 0u32);
+            for (rec, truth, completed) in &kept {
+                let out = rp.replay(rec, &Default::default());
+                let e =
+                    sgfaudit::estimate::estimate_seeded(rp.board(), out.end.to_move(), salt + s);
+                let est = (e.black, e.white);
+                n += u32::from(est == *truth);
+                n7 += u32::from(est == *completed);
+            }
+            per_seed.push(n);
+            per_seed_rule7.push(n7);
         }
-        let mean = f64::from(per_seed.iter().sum::<u32>()) / per_seed.len() as f64;
-        println!(
-            "games with a counted RE, seeds {salt} to {}: {per_seed:?}, mean {mean:.2} of {re_games} ({:.1}%)",
-            salt + seeds - 1,
-            100.0 * mean / f64::from(re_games.max(1))
-        );
+        for (what, v) in [
+            ("", &per_seed),
+            (", markup completed by rule 7", &per_seed_rule7),
+        ] {
+            let mean = f64::from(v.iter().sum::<u32>()) / v.len() as f64;
+            println!(
+                "games with a counted RE{what}, seeds {salt} to {}: {v:?}, mean {mean:.2} of {re_games} ({:.1}%)",
+                salt + seeds - 1,
+                100.0 * mean / f64::from(re_games.max(1))
+            );
+        }
     }
     println!(
         "estimate vs markup: {agree} of {games} games agree ({:.1}%), {:.3} ms per game",

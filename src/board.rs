@@ -166,6 +166,7 @@ const fn zobrist_table() -> [[u64; 2]; MAX_CELLS] {
 pub const PLAYER_KEY: [u64; 2] = [0x6A09_E667_F3BC_C908, 0xBB67_AE85_84CA_A73B];
 
 /// A Go board of side 1..=52.
+#[derive(Clone)]
 pub struct Board {
     size: u8,
     stride: usize,

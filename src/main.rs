@@ -142,7 +142,9 @@ struct CheckArgs {
     same_colour: SameColourArg,
     /// Dead stones for scoring finished games: TB/TW markup when present, else
     /// estimated, and markup that a sure estimate disputes reported as C606
-    /// (auto); markup only; always estimated; or none.
+    /// (auto); markup only; always estimated; or none. A markup is completed by
+    /// Japanese rule 7 (C607): a string left standing in atari whose last
+    /// liberty its owner cannot fill is dead.
     #[arg(long, value_enum, default_value = "auto")]
     dead_stones: DeadStonesArg,
     /// Japanese rule 8: customary (dame assumed filled; only true seki keeps its

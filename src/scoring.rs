@@ -53,6 +53,10 @@ pub struct DeadStones {
     /// Estimated only: stones whose status the playouts left in doubt
     /// ([`estimate::Estimate::uncertain`]).
     pub uncertain: Vec<Point>,
+    /// Markup only: stones of either colour the markup leaves standing that
+    /// Japanese rule 7 makes dead ([`dead_by_rule7`]); they are in `black` and
+    /// `white` too.
+    pub added_by_rule7: Vec<Point>,
 }
 
 /// The check of the recorded result against the count under the declared rules.
@@ -246,6 +250,106 @@ pub fn dead_from_markup(board: &Board, m: &Markup) -> (Vec<Point>, Vec<Point>) {
     (dead_b, dead_w)
 }
 
+/// Strings a markup leaves standing that Japanese rule 7 makes dead whatever
+/// the markup says: the string is in atari and its owner cannot fill the last
+/// liberty (the fill would be suicide: it captures nothing and leaves the
+/// merged string no liberty). The opponent can then capture it there at any
+/// time, and the capturing string keeps two liberties or more (each
+/// neighbour of the point is a captured stone or an opponent string with
+/// another liberty), so the capture is no ko and cannot be taken back: the
+/// string "can be captured" and no stone its owner could capture is needed for
+/// that (rule 7-1). The stones around it must be standing (not dead
+/// themselves), and the liberty must not be marked as the owner's territory.
+/// No agreement can keep such a string alive, so a markup that leaves it out
+/// is incomplete.
+/// Returns the added stones of each colour, sorted as [`dead_from_markup`] sorts.
+pub fn dead_by_rule7(
+    board: &Board,
+    m: &Markup,
+    dead_b: &[Point],
+    dead_w: &[Point],
+) -> (Vec<Point>, Vec<Point>) {
+    let n = usize::from(board.size());
+    let is_dead = |p: Point| dead_b.contains(&p) || dead_w.contains(&p);
+    let owners_mark = |c: Color, p: Point| match c {
+        Color::Black => m.black_territory.contains(&p),
+        Color::White => m.white_territory.contains(&p),
+    };
+    let mut seen = vec![false; n * n];
+    let (mut add_b, mut add_w) = (Vec::new(), Vec::new());
+    for y in 0..n {
+        for x in 0..n {
+            let start = Point::new(x as u8, y as u8);
+            let Some(c) = board.get(start) else { continue };
+            if seen[y * n + x] || is_dead(start) {
+                continue;
+            }
+            // The string, its liberties and the opponent stones touching it.
+            let mut string = vec![start];
+            let mut libs: Vec<Point> = Vec::new();
+            let mut around_dead = false;
+            seen[y * n + x] = true;
+            let mut i = 0;
+            while i < string.len() {
+                let p = string[i];
+                i += 1;
+                for q in neighbours(p, n) {
+                    let k = usize::from(q.y) * n + usize::from(q.x);
+                    match board.get(q) {
+                        Some(qc) if qc == c => {
+                            if !seen[k] {
+                                seen[k] = true;
+                                string.push(q);
+                            }
+                        }
+                        Some(_) => around_dead |= is_dead(q),
+                        None => {
+                            if !libs.contains(&q) {
+                                libs.push(q);
+                            }
+                        }
+                    }
+                }
+            }
+            let [lib] = libs[..] else { continue };
+            if around_dead || owners_mark(c, lib) {
+                continue;
+            }
+            let mut fill = board.clone();
+            if fill.place(lib, c).self_captured == 0 {
+                continue;
+            }
+            if c == Color::Black {
+                add_b.extend_from_slice(&string);
+            } else {
+                add_w.extend_from_slice(&string);
+            }
+        }
+    }
+    add_b.sort_by_key(|p| (p.y, p.x));
+    add_w.sort_by_key(|p| (p.y, p.x));
+    (add_b, add_w)
+}
+
+/// The dead stones of a markup as `check` counts them: [`dead_from_markup`]
+/// completed by [`dead_by_rule7`].
+pub fn markup_dead_stones(board: &Board, m: &Markup) -> DeadStones {
+    let (mut black, mut white) = dead_from_markup(board, m);
+    let (add_b, add_w) = dead_by_rule7(board, m, &black, &white);
+    let added_by_rule7 = add_b.iter().chain(&add_w).copied().collect();
+    for (dead, add) in [(&mut black, add_b), (&mut white, add_w)] {
+        dead.extend(add);
+        dead.sort_by_key(|p| (p.y, p.x));
+    }
+    DeadStones {
+        source: "markup",
+        black,
+        white,
+        uncertain: Vec::new(),
+        added_by_rule7,
+    }
+}
+
 fn neighbours(p: Point, n: usize) -> impl Iterator<Item = Point> {
     let (x, y) = (i32::from(p.x), i32::from(p.y));
     [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
@@ -376,15 +480,17 @@ pub fn score_game(
         return Scoring::NotScored(why.to_string());
     }
     let markup = record.markup.as_ref();
+    // The markup's own dead stones, kept when rule 7 adds to them (C607).
+    let mut as_written: Option<Vec<Point>> = None;
     let dead = match (opts.dead_stones, markup) {
         (DeadStonesMode::Auto | DeadStonesMode::Markup, Some(m)) => {
-            let (black, white) = dead_from_markup(board, m);
-            DeadStones {
-                source: "markup",
-                black,
-                white,
-                uncertain: Vec::new(),
+            let d = markup_dead_stones(board, m);
+            if !d.added_by_rule7.is_empty() {
+                let written = d.black.iter().chain(&d.white);
+                let written = written.filter(|p| !d.added_by_rule7.contains(p));
+                as_written = Some(written.copied().collect());
             }
+            d
         }
         (DeadStonesMode::Auto | DeadStonesMode::Estimate, _) => {
             let e = estimate::estimate(board, end.to_move());
@@ -393,6 +499,7 @@ pub fn score_game(
                 black: e.black,
                 white: e.white,
                 uncertain: e.uncertain,
+                added_by_rule7: Vec::new(),
             }
         }
         _ => DeadStones {
@@ -400,6 +507,7 @@ pub fn score_game(
             black: Vec::new(),
             white: Vec::new(),
             uncertain: Vec::new(),
+            added_by_rule7: Vec::new(),
         },
     };
     let all_dead: Vec<Point> = dead.black.iter().chain(&dead.white).copied().collect();
@@ -544,11 +652,91 @@ pub fn score_game(
         ));
     }
 
+    if let Some(written) = as_written {
+        let declared = info.rules.as_deref().and_then(parse_rules);
+        let c = declared.map_or(Counting::Japanese, counting_for);
+        let written_pos = territory::analyse(board, &written);
+        let alt = score::score(c, &written_pos, end, handicap, komi_for(c), opts.seki);
+        let names = |color: Color| -> Vec<String> {
+            dead.added_by_rule7
+                .iter()
+                .filter(|p| board.get(**p) == Some(color))
+                .map(|p| p.sgf())
+                .collect()
+        };
+        let list: Vec<String> = [(Color::Black, "B"), (Color::White, "W")]
+            .into_iter()
+            .map(|(color, letter)| (letter, names(color)))
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(letter, v)| format!("{letter} {}", v.join(" ")))
+            .collect();
+        findings.push(Finding::new(
+            Code::MarkupCompleted,
+            format!(
+                "the markup leaves standing {}: in atari, with a last liberty the owner cannot fill \
+                 and a capture that cannot be taken back, so dead by Japanese rule 7; counted dead \
+                 (with the markup as written the {} count gives {})",
+                list.join(" and "),
+                declared.map_or("japanese", DeclaredRules::key),
+                alt.result()
+            ),
+        ));
+    }
+
     let divergence = divergences(&scores, &pos, end);
     Scoring::Scored {
         dead,
         scores: Box::new(scores),
         result_check,
         divergence,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn added(rows: &[&str], black_territory: &[Point]) -> Vec<String> {
+        let board = Board::from_rows(rows);
+        let m = Markup {
+            black_territory: black_territory.to_vec(),
+            white_territory: Vec::new(),
+        };
+        let (b, w) = dead_from_markup(&board, &m);
+        let (ab, aw) = dead_by_rule7(&board, &m, &b, &w);
+        ab.iter().chain(&aw).map(|p| p.sgf()).collect()
+    }
+
+    // A lone Black stone at cb in atari; its liberty bb is surrounded by White.
+    const LONE: [&str; 5] = ["OOOOO", "O.XOO", "OOOOO", ".....", "XXXXX"];
+
+    #[test]
+    fn a_stone_whose_last_liberty_its_owner_cannot_fill_is_dead() {
+        assert_eq!(added(&LONE, &[]), ["cb"]);
+    }
+
+    #[test]
+    fn a_stone_that_can_extend_or_capture_is_left_to_the_markup() {
+        // The liberty bb touches an empty point: Black's fill is no suicide.
+        assert!(added(&["OOOOO", "..XOO", "OOOOO", ".....", "XXXXX"], &[]).is_empty());
+        // The stone dc's liberty cc: Black's fill captures the White stone bc.
+        let capture = ["......", ".XOO..", "XO.XO.", ".XOO..", "......", "......"];
+        assert!(added(&capture, &[]).is_empty());
+        // Two liberties: not in atari.
+        assert!(added(&["OOOOO", "O.X.O", "OOOOO", ".....", "XXXXX"], &[]).is_empty());
+    }
+
+    #[test]
+    fn the_markup_keeps_its_word_where_it_speaks() {
+        // The liberty marked as Black's territory: the markup says Black owns it.
+        let bb = Point::new(1, 1);
+        assert!(added(&LONE, &[bb]).is_empty());
+        // The White stones around marked dead (on Black's territory): the
+        // markup says they die, not the Black stone.
+        let around: Vec<Point> = (0..5)
+            .flat_map(|x| (0..3).map(move |y| Point::new(x, y)))
+            .filter(|p| LONE[usize::from(p.y)].as_bytes()[usize::from(p.x)] == b'O')
+            .collect();
+        assert!(added(&LONE, &around).is_empty());
     }
 }

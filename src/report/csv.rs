@@ -77,6 +77,7 @@ impl CsvReporter {
                 "check_computed",
                 "check_match",
                 "dead_uncertain",
+                "dead_added_by_rule7",
             ])
             .map_err(csv_err)?;
         findings
@@ -106,7 +107,7 @@ impl Reporter for CsvReporter {
                 Status::Error(e) => ("error", e.clone()),
             };
             let illegal = |rs: Ruleset| g.verdicts[rs.index()].illegal.len().to_string();
-            let mut scoring = vec![String::new(); 18];
+            let mut scoring = vec![String::new(); 19];
             match &g.scoring {
                 Scoring::NotScored(why) => scoring[0] = why.clone(),
                 Scoring::Scored {
@@ -119,6 +120,7 @@ impl Reporter for CsvReporter {
                     scoring[2] = dead.black.len().to_string();
                     scoring[3] = dead.white.len().to_string();
                     scoring[17] = dead.uncertain.len().to_string();
+                    scoring[18] = dead.added_by_rule7.len().to_string();
                     for (k, sc) in scores.iter().enumerate() {
                         scoring[4 + k] = sc.result();
                         scoring[9 + k] = sc.margin.to_string();

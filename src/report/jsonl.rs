@@ -48,6 +48,7 @@ struct DeadJson {
     black: Vec<String>,
     white: Vec<String>,
     uncertain: Vec<String>,
+    added_by_rule7: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -237,6 +238,7 @@ fn game_json<'a>(file: &'a FileReport, g: &'a GameReport) -> GameJson<'a> {
                 black: dead.black.iter().map(|p| p.sgf()).collect(),
                 white: dead.white.iter().map(|p| p.sgf()).collect(),
                 uncertain: dead.uncertain.iter().map(|p| p.sgf()).collect(),
+                added_by_rule7: dead.added_by_rule7.iter().map(|p| p.sgf()).collect(),
             });
             result_check = rc.as_ref().map(|c| CheckJson {
                 recorded: &c.recorded,
