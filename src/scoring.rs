@@ -370,13 +370,16 @@ fn counting_for(d: DeclaredRules) -> Counting {
 /// Checks the recorded result against the count under the declared rules: the
 /// margin when RE has one, else (`B+`, `W+0.0`) the winner only. Adds C601 for a
 /// difference (only when dead stones are known: without them a mismatch says
-/// little) and C602 for a margin the komi's half points cannot give.
+/// little) and C602 for a margin the komi's half points cannot give. A game
+/// scored only because RE is a count (no two final passes) says so in C601:
+/// its last position may not be the one the players counted.
 fn check_result(
     rec: Recorded,
     re: &str,
     declared: DeclaredRules,
     scores: &[Score; 5],
     dead_source: &str,
+    ended_by_passes: bool,
     findings: &mut Vec<Finding>,
 ) -> Option<ResultCheck> {
     let c = counting_for(declared);
@@ -416,10 +419,16 @@ fn check_result(
         _ => return None,
     };
     if !matches && dead_source != "none" {
+        let unfinished = if ended_by_passes {
+            ""
+        } else {
+            "; the record does not end with two passes, so this counts its last position, \
+             which may not be the one the players counted"
+        };
         findings.push(Finding::new(
             Code::ResultMismatch,
             format!(
-                "RE[{re}] but the {} count gives {} with komi {} (dead stones: {dead_source}){detail}",
+                "RE[{re}] but the {} count gives {} with komi {} (dead stones: {dead_source}){detail}{unfinished}",
                 declared.key(),
                 s.result(),
                 s.komi,
@@ -610,7 +619,17 @@ pub fn score_game(
             .rules
             .as_deref()
             .and_then(parse_rules)
-            .and_then(|declared| check_result(rec, re, declared, &scores, dead.source, findings)),
+            .and_then(|declared| {
+                check_result(
+                    rec,
+                    re,
+                    declared,
+                    &scores,
+                    dead.source,
+                    ended_by_passes,
+                    findings,
+                )
+            }),
         _ => None,
     };
     if let Some(e) = disputed {

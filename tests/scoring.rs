@@ -432,6 +432,29 @@ fn a_mismatch_that_a_usual_komi_explains_says_so() {
 }
 
 #[test]
+fn a_mismatch_in_a_record_without_final_passes_says_its_position_may_be_unfinished() {
+    // The same wall as above, B+9 on the board: scored because RE is a count.
+    let moves = "B[ea];W[fa];B[eb];W[fb];B[ec];W[fc];B[ed];W[fd];B[ee];W[fe];\
+                 B[ef];W[ff];B[eg];W[fg];B[eh];W[fh];B[ei];W[fi]";
+    let message = |tail: &str| {
+        let r = common::audit_text(&format!(
+            "(;GM[1]SZ[9]KM[0]RU[Japanese]RE[B+20];{moves}{tail})"
+        ));
+        let f = r.games[0].findings.iter().find(|f| f.code.id() == "C601");
+        f.expect("C601").message.clone()
+    };
+    let unfinished = message("");
+    assert!(unfinished.contains("gives B+9"), "{unfinished}");
+    assert!(
+        unfinished.contains("does not end with two passes"),
+        "{unfinished}"
+    );
+    let ended = message(";B[];W[]");
+    assert!(ended.contains("gives B+9"), "{ended}");
+    assert!(!ended.contains("two passes"), "{ended}");
+}
+
+#[test]
 fn an_estimate_names_the_stones_it_is_unsure_of() {
     // paul: six lone Black stones inside White's area at the bottom, which the
     // playouts split about evenly and reading cannot settle (each can run into
