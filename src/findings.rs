@@ -96,7 +96,7 @@ codes! {
     WinnerDiffers = "C604", "winner-differs", Info, "The rulesets' counts disagree on the winner.";
     SekiReadingsDiffer = "C605", "seki-readings-differ", Info, "The strict and customary readings of Japanese rule 8 leave out different points (seki eyes, atari points).";
     MarkupDisputed = "C606", "markup-disputed", Info, "The TB/TW markup's dead stones differ from an estimate that has no stone in doubt; the count with the estimate's is given (--dead-stones auto only).";
-    MarkupCompleted = "C607", "markup-completed", Warning, "The TB/TW markup leaves standing a string that Japanese rule 7 makes dead (in atari, its owner cannot fill the last liberty, its capture cannot be taken back); it is counted dead, and the count with the markup as written is given.";
+    MarkupCompleted = "C607", "markup-completed", Warning, "The TB/TW markup leaves standing a lone stone that Japanese rule 7 makes dead (in atari, and its owner cannot fill the last liberty: the fill would be suicide); it is counted dead, and the count with the markup as written is given.";
     // X: internal
     InternalError = "X900", "internal-error", Error, "A bug in sgfaudit while handling this game; the run went on.";
     FindingsOmitted = "X901", "findings-omitted", Info, "A game had more than 10,000 findings; the rest are counted per code, not listed (its verdicts stay complete).";

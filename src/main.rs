@@ -143,7 +143,7 @@ struct CheckArgs {
     /// Dead stones for scoring finished games: TB/TW markup when present, else
     /// estimated, and markup that a sure estimate disputes reported as C606
     /// (auto); markup only; always estimated; or none. A markup is completed by
-    /// Japanese rule 7 (C607): a string left standing in atari whose last
+    /// Japanese rule 7 (C607): a lone stone left standing in atari whose last
     /// liberty its owner cannot fill is dead.
     #[arg(long, value_enum, default_value = "auto")]
     dead_stones: DeadStonesArg,

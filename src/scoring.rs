@@ -53,7 +53,7 @@ pub struct DeadStones {
     /// Estimated only: stones whose status the playouts left in doubt
     /// ([`estimate::Estimate::uncertain`]).
     pub uncertain: Vec<Point>,
-    /// Markup only: stones of either colour the markup leaves standing that
+    /// Markup only: lone stones of either colour the markup leaves standing that
     /// Japanese rule 7 makes dead ([`dead_by_rule7`]); they are in `black` and
     /// `white` too.
     pub added_by_rule7: Vec<Point>,
@@ -250,18 +250,23 @@ pub fn dead_from_markup(board: &Board, m: &Markup) -> (Vec<Point>, Vec<Point>) {
     (dead_b, dead_w)
 }
 
-/// Strings a markup leaves standing that Japanese rule 7 makes dead whatever
-/// the markup says: the string is in atari and its owner cannot fill the last
-/// liberty (the fill would be suicide: it captures nothing and leaves the
-/// merged string no liberty). The opponent can then capture it there at any
-/// time, and the capturing string keeps two liberties or more (each
-/// neighbour of the point is a captured stone or an opponent string with
-/// another liberty), so the capture is no ko and cannot be taken back: the
-/// string "can be captured" and no stone its owner could capture is needed for
-/// that (rule 7-1). The stones around it must be standing (not dead
-/// themselves), and the liberty must not be marked as the owner's territory.
-/// No agreement can keep such a string alive, so a markup that leaves it out
-/// is incomplete.
+/// Lone stones a markup leaves standing that Japanese rule 7 makes dead
+/// whatever the markup says: a single stone in atari whose owner cannot fill
+/// its last liberty (the fill would be suicide: it captures nothing and leaves
+/// the joined string no liberty), with no dead stone beside it, on a liberty
+/// not marked as its owner's territory.
+///
+/// Why it is dead (rule 7-1: alive only if it cannot be captured, or if its
+/// capture would let its owner play a new stone that cannot be captured): the
+/// opponent captures it by playing the liberty, a legal capture at any time.
+/// The capturing string keeps two liberties or more (every opponent string
+/// beside the liberty had another one, else the owner's fill would capture
+/// it, and the captured point is one more), so the capture is no ko and cannot
+/// be taken back. And the owner can never play a new stone on the captured
+/// point: every string beside it has another liberty, so a stone there is
+/// suicide. (A string of two stones or more is left to the markup: its owner
+/// could play back into the space its capture leaves.) No agreement keeps such
+/// a stone alive, so a markup that leaves it standing is incomplete.
 /// Returns the added stones of each colour, sorted as [`dead_from_markup`] sorts.
 pub fn dead_by_rule7(
     board: &Board,
@@ -275,44 +280,26 @@ pub fn dead_by_rule7(
         Color::Black => m.black_territory.contains(&p),
         Color::White => m.white_territory.contains(&p),
     };
-    let mut seen = vec![false; n * n];
     let (mut add_b, mut add_w) = (Vec::new(), Vec::new());
     for y in 0..n {
         for x in 0..n {
-            let start = Point::new(x as u8, y as u8);
-            let Some(c) = board.get(start) else { continue };
-            if seen[y * n + x] || is_dead(start) {
+            let stone = Point::new(x as u8, y as u8);
+            let Some(c) = board.get(stone) else { continue };
+            if is_dead(stone) {
                 continue;
             }
-            // The string, its liberties and the opponent stones touching it.
-            let mut string = vec![start];
-            let mut libs: Vec<Point> = Vec::new();
-            let mut around_dead = false;
-            seen[y * n + x] = true;
-            let mut i = 0;
-            while i < string.len() {
-                let p = string[i];
-                i += 1;
-                for q in neighbours(p, n) {
-                    let k = usize::from(q.y) * n + usize::from(q.x);
-                    match board.get(q) {
-                        Some(qc) if qc == c => {
-                            if !seen[k] {
-                                seen[k] = true;
-                                string.push(q);
-                            }
-                        }
-                        Some(_) => around_dead |= is_dead(q),
-                        None => {
-                            if !libs.contains(&q) {
-                                libs.push(q);
-                            }
-                        }
-                    }
+            // A lone stone: no neighbour of its colour, one empty neighbour,
+            // and the opponent's stones around it standing.
+            let (mut libs, mut lone, mut around_dead) = (Vec::new(), true, false);
+            for q in neighbours(stone, n) {
+                match board.get(q) {
+                    None => libs.push(q),
+                    Some(qc) if qc == c => lone = false,
+                    Some(_) => around_dead |= is_dead(q),
                 }
             }
             let [lib] = libs[..] else { continue };
-            if around_dead || owners_mark(c, lib) {
+            if !lone || around_dead || owners_mark(c, lib) {
                 continue;
             }
             let mut fill = board.clone();
@@ -320,14 +307,12 @@ pub fn dead_by_rule7(
                 continue;
             }
             if c == Color::Black {
-                add_b.extend_from_slice(&string);
+                add_b.push(stone);
             } else {
-                add_w.extend_from_slice(&string);
+                add_w.push(stone);
             }
         }
     }
-    add_b.sort_by_key(|p| (p.y, p.x));
-    add_w.sort_by_key(|p| (p.y, p.x));
     (add_b, add_w)
 }
 
@@ -692,8 +677,8 @@ pub fn score_game(
         findings.push(Finding::new(
             Code::MarkupCompleted,
             format!(
-                "the markup leaves standing {}: in atari, with a last liberty the owner cannot fill \
-                 and a capture that cannot be taken back, so dead by Japanese rule 7; counted dead \
+                "the markup leaves standing {}: lone stones in atari whose owner cannot fill the \
+                 last liberty (it would be suicide), so dead by Japanese rule 7; counted dead \
                  (with the markup as written the {} count gives {})",
                 list.join(" and "),
                 declared.map_or("japanese", DeclaredRules::key),
@@ -735,7 +720,7 @@ mod tests {
     }
 
     #[test]
-    fn a_stone_that_can_extend_or_capture_is_left_to_the_markup() {
+    fn a_stone_that_can_extend_or_capture_and_a_larger_string_are_left_to_the_markup() {
         // The liberty bb touches an empty point: Black's fill is no suicide.
         assert!(added(&["OOOOO", "..XOO", "OOOOO", ".....", "XXXXX"], &[]).is_empty());
         // The stone dc's liberty cc: Black's fill captures the White stone bc.
@@ -743,6 +728,9 @@ mod tests {
         assert!(added(&capture, &[]).is_empty());
         // Two liberties: not in atari.
         assert!(added(&["OOOOO", "O.X.O", "OOOOO", ".....", "XXXXX"], &[]).is_empty());
+        // Two stones in atari: Black could play back into the space their
+        // capture leaves, so rule 7's second clause may apply; left alone.
+        assert!(added(&["OOOOO", "O.XXO", "OOOOO", ".....", "XXXXX"], &[]).is_empty());
     }
 
     #[test]
