@@ -617,12 +617,21 @@ pub fn score_game(
             }),
         _ => None,
     };
-    if let Some(e) = disputed {
+    // C606 and C607 give the count with other dead stones, under the declared
+    // rules (Japanese when none is declared): "the japanese count gives W+9.5".
+    let count_with = |other_dead: &[Point]| {
         let declared = info.rules.as_deref().and_then(parse_rules);
         let c = declared.map_or(Counting::Japanese, counting_for);
+        let other_pos = territory::analyse(board, other_dead);
+        let s = score::score(c, &other_pos, end, handicap, komi_for(c), opts.seki);
+        format!(
+            "the {} count gives {}",
+            declared.map_or("japanese", DeclaredRules::key),
+            s.result()
+        )
+    };
+    if let Some(e) = disputed {
         let alt_dead: Vec<Point> = e.black.iter().chain(&e.white).copied().collect();
-        let alt_pos = territory::analyse(board, &alt_dead);
-        let alt = score::score(c, &alt_pos, end, handicap, komi_for(c), opts.seki);
         let mut diffs = Vec::new();
         for (color, marked, est) in [("B", &dead.black, &e.black), ("W", &dead.white, &e.white)] {
             let names = |a: &[Point], b: &[Point]| -> Vec<String> {
@@ -648,19 +657,14 @@ pub fn score_game(
             Code::MarkupDisputed,
             format!(
                 "the markup {}, against an estimate with no stone in doubt; with the estimate's \
-                 dead stones the {} count gives {}{re}",
+                 dead stones {}{re}",
                 diffs.join(" and "),
-                declared.map_or("japanese", DeclaredRules::key),
-                alt.result()
+                count_with(&alt_dead)
             ),
         ));
     }
 
     if let Some(written) = as_written {
-        let declared = info.rules.as_deref().and_then(parse_rules);
-        let c = declared.map_or(Counting::Japanese, counting_for);
-        let written_pos = territory::analyse(board, &written);
-        let alt = score::score(c, &written_pos, end, handicap, komi_for(c), opts.seki);
         let names = |color: Color| -> Vec<String> {
             dead.added_by_rule7
                 .iter()
@@ -679,10 +683,9 @@ pub fn score_game(
             format!(
                 "the markup leaves standing {}: lone stones in atari whose owner cannot fill the \
                  last liberty (it would be suicide), so dead by Japanese rule 7; counted dead \
-                 (with the markup as written the {} count gives {})",
+                 (with the markup as written {})",
                 list.join(" and "),
-                declared.map_or("japanese", DeclaredRules::key),
-                alt.result()
+                count_with(&written)
             ),
         ));
     }
