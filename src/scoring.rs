@@ -373,9 +373,12 @@ fn check_result(
     let (matches, detail) = match (rec, rec.black_margin()) {
         (_, Some(m)) => {
             // The komi that would make the count equal RE, when it is a usual one:
-            // the record's KM is then the likelier culprit.
+            // the record's KM is then the likelier culprit. Not in a record
+            // without final passes: its count is of a position that may not be
+            // the counted one, so it says nothing about the komi.
             let implied = s.komi + s.margin - m;
-            let hint = if USUAL_KOMI.iter().any(|k| (k - implied).abs() < 1e-6) {
+            let usual = USUAL_KOMI.iter().any(|k| (k - implied).abs() < 1e-6);
+            let hint = if usual && ended_by_passes {
                 format!("; with komi {implied} it would equal RE (is KM right?)")
             } else {
                 String::new()

@@ -445,6 +445,15 @@ fn a_mismatch_in_a_record_without_final_passes_says_its_position_may_be_unfinish
     };
     let unfinished = message("");
     assert!(unfinished.contains("gives B+9"), "{unfinished}");
+    // No komi hint there (with final passes, RE[B+2.5] gets "with komi 6.5 it
+    // would equal RE", as above): a count of an unfinished position says
+    // nothing about the komi.
+    let unfinished_komi = {
+        let r = common::audit_text(&format!("(;GM[1]SZ[9]KM[0]RU[Japanese]RE[B+2.5];{moves})"));
+        let f = r.games[0].findings.iter().find(|f| f.code.id() == "C601");
+        f.expect("C601").message.clone()
+    };
+    assert!(!unfinished_komi.contains("komi 6.5"), "{unfinished_komi}");
     assert!(
         unfinished.contains("does not end with two passes"),
         "{unfinished}"
