@@ -409,56 +409,45 @@ fn a_winner_without_a_margin_is_checked_on_the_winner_only() {
     }
 }
 
+/// A 9x9 wall: Black's area is 4 columns of territory, White's 3, B+9 on the
+/// board. No final passes: the tests add them or not.
+const WALL: &str = "B[ea];W[fa];B[eb];W[fb];B[ec];W[fc];B[ed];W[fd];B[ee];W[fe];\
+                    B[ef];W[ff];B[eg];W[fg];B[eh];W[fh];B[ei];W[fi]";
+
+/// The C601 message of a Japanese game with KM[0], the given RE and moves.
+fn mismatch(re: &str, moves: &str) -> String {
+    let r = common::audit_text(&format!("(;GM[1]SZ[9]KM[0]RU[Japanese]RE[{re}];{moves})"));
+    let f = r.games[0].findings.iter().find(|f| f.code.id() == "C601");
+    f.expect("C601").message.clone()
+}
+
 #[test]
 fn a_mismatch_that_a_usual_komi_explains_says_so() {
-    // Black's area is 4 columns of territory, White's 3: B+9 on the board. With
-    // KM[0] the recorded B+2.5 cannot come out; komi 6.5 would give it.
-    let moves = "B[ea];W[fa];B[eb];W[fb];B[ec];W[fc];B[ed];W[fd];B[ee];W[fe];\
-                 B[ef];W[ff];B[eg];W[fg];B[eh];W[fh];B[ei];W[fi];B[];W[]";
+    // B+9 on the board; with KM[0] the recorded B+2.5 cannot come out; komi
+    // 6.5 would give it.
+    let moves = format!("{WALL};B[];W[]");
+    let m = mismatch("B+2.5", &moves);
+    assert!(m.contains("gives B+9 with komi 0"), "{m}");
+    assert!(m.contains("with komi 6.5 it would equal RE"), "{m}");
     let r = common::audit_text(&format!("(;GM[1]SZ[9]KM[0]RU[Japanese]RE[B+2.5];{moves})"));
-    let g = &r.games[0];
-    let m = g
-        .findings
-        .iter()
-        .find(|f| f.code.id() == "C601")
-        .expect("C601");
-    assert!(m.message.contains("gives B+9 with komi 0"), "{}", m.message);
-    assert!(
-        m.message.contains("with komi 6.5 it would equal RE"),
-        "{}",
-        m.message
-    );
     assert!(common::codes(&r).contains(&"C602"));
 }
 
 #[test]
 fn a_mismatch_in_a_record_without_final_passes_says_its_position_may_be_unfinished() {
-    // The same wall as above, B+9 on the board: scored because RE is a count.
-    let moves = "B[ea];W[fa];B[eb];W[fb];B[ec];W[fc];B[ed];W[fd];B[ee];W[fe];\
-                 B[ef];W[ff];B[eg];W[fg];B[eh];W[fh];B[ei];W[fi]";
-    let message = |tail: &str| {
-        let r = common::audit_text(&format!(
-            "(;GM[1]SZ[9]KM[0]RU[Japanese]RE[B+20];{moves}{tail})"
-        ));
-        let f = r.games[0].findings.iter().find(|f| f.code.id() == "C601");
-        f.expect("C601").message.clone()
-    };
-    let unfinished = message("");
+    // The same wall, scored because RE is a count.
+    let unfinished = mismatch("B+20", WALL);
     assert!(unfinished.contains("gives B+9"), "{unfinished}");
-    // No komi hint there (with final passes, RE[B+2.5] gets "with komi 6.5 it
-    // would equal RE", as above): a count of an unfinished position says
-    // nothing about the komi.
-    let unfinished_komi = {
-        let r = common::audit_text(&format!("(;GM[1]SZ[9]KM[0]RU[Japanese]RE[B+2.5];{moves})"));
-        let f = r.games[0].findings.iter().find(|f| f.code.id() == "C601");
-        f.expect("C601").message.clone()
-    };
-    assert!(!unfinished_komi.contains("komi 6.5"), "{unfinished_komi}");
     assert!(
         unfinished.contains("does not end with two passes"),
         "{unfinished}"
     );
-    let ended = message(";B[];W[]");
+    // No komi hint there (with final passes, RE[B+2.5] gets "with komi 6.5 it
+    // would equal RE", as above): a count of an unfinished position says
+    // nothing about the komi.
+    let unfinished_komi = mismatch("B+2.5", WALL);
+    assert!(!unfinished_komi.contains("komi 6.5"), "{unfinished_komi}");
+    let ended = mismatch("B+20", &format!("{WALL};B[];W[]"));
     assert!(ended.contains("gives B+9"), "{ended}");
     assert!(!ended.contains("two passes"), "{ended}");
 }
