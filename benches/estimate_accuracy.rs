@@ -17,7 +17,7 @@
 use std::time::Instant;
 
 use sgfaudit::replay::Replayer;
-use sgfaudit::scoring::{dead_from_markup, markup_dead_stones};
+use sgfaudit::scoring::{dead_by_rule7, dead_from_markup};
 
 fn main() {
     let dirs: Vec<String> = std::env::args().skip(1).collect();
@@ -60,8 +60,15 @@ fn main() {
             }
             let board = rp.board();
             let truth = dead_from_markup(board, &markup);
-            let completed = markup_dead_stones(board, &markup);
-            let completed = (completed.black, completed.white);
+            let completed = {
+                let (mut b, mut w) = truth.clone();
+                let (ab, aw) = dead_by_rule7(board, &markup, &b, &w);
+                b.extend(ab);
+                w.extend(aw);
+                b.sort_by_key(|p| (p.y, p.x));
+                w.sort_by_key(|p| (p.y, p.x));
+                (b, w)
+            };
             let sgf = |v: &[sgfaudit::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
             list.push(serde_json::json!({
                 "file": item.name, "game": i, "size": rec.size,

@@ -9,7 +9,7 @@ use crate::findings::{Code, Finding, Severity};
 use crate::game::GameInfo;
 use crate::replay::{EndState, Replayer, Verdict};
 use crate::rules::RuleOptions;
-use crate::scoring::{score_game, Scoring, ScoringOptions};
+use crate::scoring::{score_game, NotScored, Scoring, ScoringOptions};
 use crate::sgf;
 
 /// What the audit is asked to do.
@@ -59,7 +59,7 @@ impl GameReport {
             findings,
             verdicts: Default::default(),
             end: EndState::default(),
-            scoring: Scoring::NotScored("not audited".into()),
+            scoring: Scoring::NotScored(NotScored::NotAudited),
         }
     }
 

@@ -1,4 +1,4 @@
-//! Findings: what the audit reports, each with a stable code (see `docs/FINDINGS.md`).
+//! Findings: what the audit reports, each with a stable code (`docs/OUTPUT.md` lists them).
 
 use crate::board::{Color, Point};
 use crate::rules::RulesetSet;
@@ -76,9 +76,9 @@ codes! {
     // R: rule violations (per ruleset)
     Occupied = "R401", "occupied", Error, "A stone was played on an occupied point.";
     OffBoard = "R402", "off-board", Error, "A stone was played outside the board.";
-    Suicide = "R403", "suicide", Error, "The move left its own string without liberties (self-capture).";
-    Ko = "R404", "ko", Error, "The move retakes a ko at once, recreating the position before the opponent's last move.";
-    Superko = "R405", "superko", Error, "The move recreates an earlier whole-board position forbidden by the ruleset's repetition rule.";
+    Suicide = "R403", "suicide", Error, "The move left its own string without liberties (self-capture). An error when the rules the record declares forbid it; info when only other rulesets do.";
+    Ko = "R404", "ko", Error, "The move retakes a ko at once, recreating the position before the opponent's last move. An error when the rules the record declares forbid it; info when only other rulesets do.";
+    Superko = "R405", "superko", Error, "The move recreates an earlier whole-board position forbidden by the ruleset's repetition rule. An error when the rules the record declares forbid it; info when only other rulesets do.";
     WrongTurn = "R406", "wrong-turn", Error, "The same colour moved twice in a row (not a handicap or omitted pass pattern).";
     NoResultRepetition = "R407", "no-result-repetition", Warning, "Japanese rule 12: a whole-board position recurred; the game may end with no result.";
     // A: record anomalies
@@ -87,16 +87,16 @@ codes! {
     PlayAfterEnd = "A503", "play-after-end", Warning, "Stones were played after two consecutive passes (play resumed).";
     SetupInGame = "A504", "setup-in-game", Warning, "Setup stones (AB/AW/AE) change the board after moves were played.";
     FirstPlayer = "A505", "first-player", Warning, "The first move was not by the expected player (Black on an empty board, White after handicap stones, or PL).";
-    KomiScaled = "A506", "komi-scaled", Warning, "KM of 100 or more, read as komi written x100 (and in stones when a quarter point remains), as the Fox server writes it.";
-    KomiUnwritten = "A507", "komi-unwritten", Warning, "KM of 0 in an even game (no HA) written by Fox's client, which writes 0 for the server's standard komi: read as no KM, so each ruleset's own komi counts.";
+    KomiScaled = "A506", "komi-scaled", Info, "KM of 100 or more, read as komi written x100 (and in stones when a quarter point remains), as the Fox server writes it.";
+    KomiUnwritten = "A507", "komi-unwritten", Info, "KM of 0 in an even game (no HA) written by Fox's client, which writes 0 for the server's standard komi: read as no KM, so each ruleset's own komi counts.";
     // C: counting and results
-    ResultMismatch = "C601", "result-mismatch", Warning, "The count under the declared rules (RU) differs from the recorded result (RE).";
+    ResultMismatch = "C601", "result-mismatch", Warning, "The recorded result (RE) differs from the count of the final position under the declared rules (RU), or without RU under every counting; for records without TB/TW markup (with markup see C608 and C609).";
     ResultImpossible = "C602", "result-impossible", Warning, "The recorded margin cannot arise with the komi (half-point parity).";
-    AgaCountsDiffer = "C603", "aga-counts-differ", Warning, "AGA territory and area counting give different margins (the rules promise equality); the reason is given.";
-    WinnerDiffers = "C604", "winner-differs", Info, "The rulesets' counts disagree on the winner.";
-    SekiReadingsDiffer = "C605", "seki-readings-differ", Info, "The strict and customary readings of Japanese rule 8 leave out different points (seki eyes, atari points).";
+    AgaCountsDiffer = "C603", "aga-counts-differ", Warning, "AGA territory and area counting give different margins although the game was played from an empty board or handicap stones (the rules promise equality); the reason is given.";
     MarkupDisputed = "C606", "markup-disputed", Info, "The TB/TW markup's dead stones differ from an estimate that has no stone in doubt; the count with the estimate's is given (--dead-stones auto only).";
-    MarkupCompleted = "C607", "markup-completed", Warning, "The TB/TW markup leaves standing a lone stone that Japanese rule 7 makes dead (in atari, and its owner cannot fill the last liberty: the fill would be suicide); it is counted dead, and the count with the markup as written is given.";
+    MarkupCompleted = "C607", "markup-rule7", Info, "The TB/TW markup leaves standing a lone stone that Japanese rule 7 makes dead (in atari, and its owner cannot fill the last liberty: the fill would be suicide); the count keeps the markup, and the count with the stone dead is given.";
+    MarkupCountMismatch = "C608", "markup-count-mismatch", Warning, "The recorded result (RE) differs from the record's own count: its TB/TW markup counted as marked, with the captures and komi. The record contradicts itself.";
+    RulesCountDiffers = "C609", "rules-count-differs", Info, "The declared rules' count of the final position, with the markup's dead stones, differs from the record's own TB/TW count; the points counted differently are named, with why (seki eye, point to fill, neutral).";
     // X: internal
     InternalError = "X900", "internal-error", Error, "A bug in sgfaudit while handling this game; the run went on.";
     FindingsOmitted = "X901", "findings-omitted", Info, "A game had more than 10,000 findings; the rest are counted per code, not listed (its verdicts stay complete).";
@@ -161,6 +161,11 @@ impl Finding {
 
     pub fn under(mut self, r: RulesetSet) -> Finding {
         self.rulesets = r;
+        self
+    }
+
+    pub fn with_severity(mut self, s: Severity) -> Finding {
+        self.severity = s;
         self
     }
 

@@ -2,6 +2,7 @@
 //! a flat list of events. Built from SGF by `sgf::convert`; the core never sees SGF.
 
 use crate::board::{Color, Point};
+use crate::rules::RulesetSet;
 
 /// What a move event does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,9 +71,19 @@ pub struct GameRecord {
     pub setup: Vec<(Point, Option<Color>)>,
     /// Territory markup, if any.
     pub markup: Option<Markup>,
+    /// The rulesets whose verdicts the record's declared rules (`RU`) make
+    /// binding: a move illegal under one of them is an error, a move illegal
+    /// only under others is reported for information. `None`: no rules
+    /// declared (or none recognised), so all three bind.
+    pub binding: Option<RulesetSet>,
 }
 
 impl GameRecord {
+    /// The rulesets whose verdicts bind this record (all three when none is declared).
+    pub fn binding_rulesets(&self) -> RulesetSet {
+        self.binding.unwrap_or(RulesetSet::ALL)
+    }
+
     /// The setup points of an [`Event::Setup`].
     pub fn setup_points(&self, start: u32, len: u32) -> &[(Point, Option<Color>)] {
         let s = start as usize;

@@ -36,6 +36,7 @@ pub mod estimate;
 pub mod findings;
 pub mod game;
 pub mod input;
+mod japanese;
 pub mod pipeline;
 mod playout;
 mod position;

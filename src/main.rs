@@ -16,8 +16,7 @@ use sgfaudit::report::jsonl::JsonlReporter;
 use sgfaudit::report::text::TextReporter;
 use sgfaudit::report::{Reporter, Summary};
 use sgfaudit::rules::{AgaSuperko, RuleOptions, SameColour, SwedishSuicide};
-use sgfaudit::scoring::{DeadStonesMode, KomiMode, ScoringOptions};
-use sgfaudit::territory::SekiReading;
+use sgfaudit::scoring::{DeadStonesMode, KomiMode, ScoreMode, ScoringOptions};
 
 #[derive(Parser)]
 #[command(
@@ -75,9 +74,12 @@ enum SameColourArg {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum SekiArg {
-    Customary,
-    Strict,
+enum ScoreArg {
+    /// Games that ended by two passes, whose RE is a count, or whose last node
+    /// carries TB/TW markup.
+    Finished,
+    /// Every game: its last position as it stands.
+    All,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -142,15 +144,12 @@ struct CheckArgs {
     same_colour: SameColourArg,
     /// Dead stones for scoring finished games: TB/TW markup when present, else
     /// estimated, and markup that a sure estimate disputes reported as C606
-    /// (auto); markup only; always estimated; or none. A markup is completed by
-    /// Japanese rule 7 (C607): a lone stone left standing in atari whose last
-    /// liberty its owner cannot fill is dead.
+    /// (auto); markup only; always estimated; or none.
     #[arg(long, value_enum, default_value = "auto")]
     dead_stones: DeadStonesArg,
-    /// Japanese rule 8: customary (dame assumed filled; only true seki keeps its
-    /// eyes out of territory) or strict (any living group touching dame is in seki).
-    #[arg(long, value_enum, default_value = "customary")]
-    japanese_seki: SekiArg,
+    /// Which games to score: finished ones, or every game's last position.
+    #[arg(long, value_enum, default_value = "finished")]
+    score: ScoreArg,
     /// Komi for scoring: `record` (KM, else the ruleset's own), `rules`, or a number.
     #[arg(long, value_parser = parse_komi, default_value = "record")]
     komi: KomiMode,
@@ -240,9 +239,9 @@ fn check(args: CheckArgs) -> ExitCode {
                 DeadStonesArg::None => DeadStonesMode::None,
             },
             komi: args.komi,
-            seki: match args.japanese_seki {
-                SekiArg::Customary => SekiReading::Customary,
-                SekiArg::Strict => SekiReading::Strict,
+            score: match args.score {
+                ScoreArg::Finished => ScoreMode::Finished,
+                ScoreArg::All => ScoreMode::All,
             },
         },
         inject_fault: args.inject_fault.clone(),

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::board::{Board, Color, Point, MAX_CELLS, PLAYER_KEY};
-use crate::findings::{Code, Finding};
+use crate::findings::{Code, Finding, Severity};
 use crate::game::{Event, GameRecord, MoveKind};
 use crate::rules::{
     self, AgaSuperko, IllegalKind, PlacementFacts, Repetition, RuleOptions, Ruleset, RulesetSet,
@@ -56,6 +56,10 @@ pub struct EndState {
     pub handicap_stones: u32,
     /// Play resumed after two consecutive passes at least once.
     pub resumed: bool,
+    /// Setup stones other than handicap stones changed the board (a position
+    /// set up before the first move, or setup during play): the game did not
+    /// start from an empty board or handicap stones.
+    pub setup: bool,
 }
 
 impl EndState {
@@ -200,6 +204,7 @@ impl Replayer {
         self.board.set_points(points.iter().copied());
         run.ko_ban = None;
         if run.moves > 0 {
+            run.end.setup = true;
             run.note(
                 Finding::new(
                     Code::SetupInGame,
@@ -381,6 +386,12 @@ impl Replayer {
         let j = &mut run.verdicts[Ruleset::Japanese.index()];
         if j.no_result.is_none() && rules::japanese_no_result(facts, japanese_illegal) {
             j.no_result = Some(n);
+            // Rule 12 matters to records played under Japanese rules.
+            let severity = if run.binding.contains(Ruleset::Japanese) {
+                Severity::Warning
+            } else {
+                Severity::Info
+            };
             run.note(
                 Finding::new(
                     Code::NoResultRepetition,
@@ -394,7 +405,8 @@ impl Replayer {
                 .at_move(n)
                 .with_point(Some(p))
                 .with_color(color)
-                .under(RulesetSet::of(Ruleset::Japanese)),
+                .under(RulesetSet::of(Ruleset::Japanese))
+                .with_severity(severity),
             );
         }
     }
@@ -403,6 +415,8 @@ impl Replayer {
 /// The per-game state of a replay that is not the board.
 struct Run {
     opts: RuleOptions,
+    /// The rulesets the record's declared rules make binding.
+    binding: RulesetSet,
     size: u8,
     machine_written: bool,
     moves: u32,
@@ -503,6 +517,7 @@ impl Run {
         });
         Run {
             opts: *opts,
+            binding: record.binding_rulesets(),
             size: record.size,
             machine_written: record.machine_written,
             moves: 0,
@@ -515,6 +530,8 @@ impl Run {
             verdicts: Default::default(),
             end: EndState {
                 handicap_stones,
+                // Black setup stones that are the handicap are no position.
+                setup: root_white > 0 || (root_black > 0 && handicap_stones != root_black),
                 ..Default::default()
             },
         }
@@ -625,12 +642,31 @@ impl Run {
                 color,
             });
         }
+        // An error under the rules the record declares; otherwise a fact
+        // about the other rulesets, for information.
+        let binding = set.iter().any(|r| self.binding.contains(r));
+        let (severity, message) = if binding {
+            (kind.code().severity(), message())
+        } else {
+            let declared: Vec<&str> = self.binding.iter().map(Ruleset::key).collect();
+            let rules: Vec<&str> = set.iter().map(|r| rules::source_rule(r, kind)).collect();
+            (
+                Severity::Info,
+                format!(
+                    "{}: legal under the declared rules ({}); would be illegal under {}",
+                    message(),
+                    declared.join(", "),
+                    rules.join(" and ")
+                ),
+            )
+        };
         self.note(
-            Finding::new(kind.code(), message())
+            Finding::new(kind.code(), message)
                 .at_move(n)
                 .with_point(point)
                 .with_color(color)
-                .under(set),
+                .under(set)
+                .with_severity(severity),
         );
     }
 

@@ -2,6 +2,7 @@
 //! Plain strings in, typed values out; no SGF syntax here.
 
 use crate::board::Color;
+use crate::rules::{Ruleset, RulesetSet};
 
 /// How a recorded win was obtained.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -187,6 +188,22 @@ pub enum DeclaredRules {
 }
 
 impl DeclaredRules {
+    /// The audited rulesets whose verdicts bind a record that declares these
+    /// rules (docs/RULES.md, "Declared rules"): Japanese and Korean rules bind
+    /// the Japanese verdicts, AGA the AGA ones, Swedish the Swedish ones. The
+    /// area rules (Chinese, New Zealand, Ing, Tromp-Taylor) forbid suicide and
+    /// every repetition of a whole-board position: the AGA verdicts (suicide,
+    /// situational repetition) and the Swedish ones (positional repetition)
+    /// together say that.
+    pub fn binding(self) -> RulesetSet {
+        match self {
+            DeclaredRules::Japanese => RulesetSet::of(Ruleset::Japanese),
+            DeclaredRules::Aga => RulesetSet::of(Ruleset::Aga),
+            DeclaredRules::Swedish => RulesetSet::of(Ruleset::Swedish),
+            DeclaredRules::Chinese => RulesetSet::of(Ruleset::Aga).with(Ruleset::Swedish),
+        }
+    }
+
     pub fn key(self) -> &'static str {
         match self {
             DeclaredRules::Aga => "aga",

@@ -151,6 +151,25 @@ impl IllegalKind {
     }
 }
 
+/// The rule a verdict rests on, as a finding names it: "AGA rule 6".
+pub fn source_rule(r: Ruleset, kind: IllegalKind) -> &'static str {
+    match (r, kind) {
+        (Ruleset::Aga, IllegalKind::Suicide) => "AGA rule 5",
+        (Ruleset::Aga, IllegalKind::Ko | IllegalKind::Superko) => "AGA rule 6",
+        (Ruleset::Aga, IllegalKind::WrongTurn | IllegalKind::Occupied) => "AGA rule 2",
+        (Ruleset::Aga, IllegalKind::OffBoard) => "AGA rule 1",
+        (Ruleset::Japanese, IllegalKind::Suicide) => "Japanese rules 3-4",
+        (Ruleset::Japanese, IllegalKind::Ko | IllegalKind::Superko) => "Japanese rule 6",
+        (Ruleset::Japanese, IllegalKind::WrongTurn) => "Japanese rule 2",
+        (Ruleset::Japanese, IllegalKind::Occupied | IllegalKind::OffBoard) => "Japanese rule 3",
+        (Ruleset::Swedish, IllegalKind::Suicide) => {
+            "the Swedish rules with --swedish-suicide forbid"
+        }
+        (Ruleset::Swedish, IllegalKind::Ko | IllegalKind::Superko) => "the Swedish ko rule",
+        (Ruleset::Swedish, _) => "the Swedish rules",
+    }
+}
+
 /// A repetition the replay found and confirmed by comparing boards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Repetition {

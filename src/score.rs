@@ -1,14 +1,14 @@
 //! Scoring a finished game from ONE final position and ONE set of dead stones,
-//! under each ruleset's counting (rules brief §2-§6; `docs/RULES.md`, "Scoring").
+//! under each ruleset's counting (`docs/RULES.md`, "Scoring").
 //!
 //! Territory is topological: an empty region (dead stones removed) whose
 //! neighbouring living stones are all of one colour belongs to that colour.
-//! The Japanese count leaves out the eye points of groups in seki (rule 8), under
-//! the reading chosen ([`SekiReading`]; computed in [`crate::territory`]).
+//! The Japanese count leaves out what rule 8 excludes (seki eyes, points to
+//! fill; computed in [`crate::territory`] and [`crate::japanese`]).
 
 use crate::board::Color;
 use crate::replay::EndState;
-use crate::territory::{FinalPosition, SekiReading};
+use crate::territory::FinalPosition;
 
 /// Territory (territory + prisoners) or area (stones + territory) counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,13 +76,13 @@ fn trim(v: f64) -> String {
 }
 
 /// What distinguishes the countings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Counting {
     /// AGA territory: prisoners include pass stones, and White's owed last pass (rule 11).
     AgaTerritory,
     /// AGA area: White gets N-1 for N >= 2 handicap stones (rule 4).
     AgaArea,
-    /// Japanese 1989: territory + prisoners, no pass stones.
+    /// Japanese 1989: territory + prisoners, no pass stones; rule 8's exclusions.
     Japanese,
     /// Swedish: territory + prisoners including pass stones.
     Swedish,
@@ -91,31 +91,53 @@ pub enum Counting {
 }
 
 impl Counting {
+    /// Every counting, in output order.
+    pub const ALL: [Counting; 5] = [
+        Counting::AgaTerritory,
+        Counting::AgaArea,
+        Counting::Japanese,
+        Counting::Swedish,
+        Counting::Chinese,
+    ];
+
+    /// The name outputs use: `aga`, `aga_area`, `japanese`, `swedish`, `chinese`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Counting::AgaTerritory => "aga",
+            Counting::AgaArea => "aga_area",
+            Counting::Japanese => "japanese",
+            Counting::Swedish => "swedish",
+            Counting::Chinese => "chinese",
+        }
+    }
+
+    pub fn method(self) -> Method {
+        match self {
+            Counting::AgaArea | Counting::Chinese => Method::Area,
+            _ => Method::Territory,
+        }
+    }
+
     /// The ruleset's own komi (used when the record has no KM, or with `--komi rules`).
     pub fn default_komi(self, handicap: u32) -> f64 {
+        if handicap >= 2 {
+            // AGA rule 3 (0.5 with handicap); the others by the same custom.
+            return 0.5;
+        }
         match self {
-            // AGA rule 3: 7.5 in even games, 0.5 with handicap.
-            Counting::AgaTerritory | Counting::AgaArea => {
-                if handicap >= 2 {
-                    0.5
-                } else {
-                    7.5
-                }
-            }
-            Counting::Japanese | Counting::Swedish => {
-                if handicap >= 2 {
-                    0.5
-                } else {
-                    6.5
-                }
-            }
-            Counting::Chinese => {
-                if handicap >= 2 {
-                    0.5
-                } else {
-                    7.5
-                }
-            }
+            // AGA rule 3: 7.5 in even games.
+            Counting::AgaTerritory | Counting::AgaArea | Counting::Chinese => 7.5,
+            Counting::Japanese | Counting::Swedish => 6.5,
+        }
+    }
+
+    /// Handicap compensation to White under area counting.
+    fn compensation(self, handicap: u32) -> f64 {
+        match self {
+            _ if handicap < 2 => 0.0,
+            Counting::AgaArea => f64::from(handicap - 1),
+            Counting::Chinese => f64::from(handicap),
+            _ => 0.0,
         }
     }
 }
@@ -128,36 +150,49 @@ pub fn owes_last_pass(end: &EndState) -> bool {
     end.last_mover == Some(Color::Black)
 }
 
-/// Scores a final position under one counting. `seki` chooses the reading of
-/// Japanese rule 8 (seki eye points are not territory); other countings are
-/// topological and ignore it.
-pub fn score(
-    c: Counting,
-    pos: &FinalPosition,
-    end: &EndState,
-    handicap: u32,
-    komi: f64,
-    seki: SekiReading,
-) -> Score {
+/// What a count is made of on the board: living stones, dead stones and
+/// territory per colour. The rules' count takes it from the analysed final
+/// position; the record's own count from its TB/TW markup.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub stones: [u32; 2],
+    pub dead: [u32; 2],
+    pub territory: [u32; 2],
+}
+
+impl Tally {
+    /// The rules' tally for one counting: Japanese territory leaves out what
+    /// rule 8 excludes; the other countings are topological.
+    pub fn of(pos: &FinalPosition, c: Counting) -> Tally {
+        let mut territory = pos.territory;
+        if c == Counting::Japanese {
+            let out = pos.japanese_exclusions();
+            territory = [territory[0] - out[0], territory[1] - out[1]];
+        }
+        Tally {
+            stones: pos.stones,
+            dead: pos.dead,
+            territory,
+        }
+    }
+}
+
+/// Scores a tally under one counting.
+pub fn score(c: Counting, t: &Tally, end: &EndState, handicap: u32, komi: f64) -> Score {
     let (b, w) = (Color::Black.index(), Color::White.index());
-    let mut black = Side::default();
-    let mut white = Side::default();
-    let mut compensation = 0.0;
-    let method = match c {
-        Counting::AgaArea | Counting::Chinese => Method::Area,
-        _ => Method::Territory,
+    let mut black = Side {
+        territory: t.territory[b],
+        ..Side::default()
     };
+    let mut white = Side {
+        territory: t.territory[w],
+        ..Side::default()
+    };
+    let method = c.method();
     match method {
         Method::Territory => {
-            black.territory = pos.territory[b];
-            white.territory = pos.territory[w];
-            if c == Counting::Japanese {
-                let eyes = pos.seki_eyes(seki);
-                black.territory -= eyes[b];
-                white.territory -= eyes[w];
-            }
-            black.prisoners = end.captures[b] + pos.dead[w];
-            white.prisoners = end.captures[w] + pos.dead[b];
+            black.prisoners = end.captures[b] + t.dead[w];
+            white.prisoners = end.captures[w] + t.dead[b];
             if matches!(c, Counting::AgaTerritory | Counting::Swedish) {
                 black.pass_stones = end.passes[w];
                 white.pass_stones = end.passes[b];
@@ -172,20 +207,13 @@ pub fn score(
             white.points = f64::from(white.territory + white.prisoners);
         }
         Method::Area => {
-            black.territory = pos.territory[b];
-            white.territory = pos.territory[w];
-            black.stones = pos.stones[b];
-            white.stones = pos.stones[w];
+            black.stones = t.stones[b];
+            white.stones = t.stones[w];
             black.points = f64::from(black.territory + black.stones);
             white.points = f64::from(white.territory + white.stones);
-            if handicap >= 2 {
-                compensation = match c {
-                    Counting::AgaArea => f64::from(handicap - 1),
-                    _ => f64::from(handicap),
-                };
-            }
         }
     }
+    let compensation = c.compensation(handicap);
     let margin = black.points - white.points - komi - compensation;
     Score {
         method,
@@ -197,14 +225,43 @@ pub fn score(
     }
 }
 
-/// The countings reported for every scored game, in output order.
-pub const COUNTINGS: [Counting; 5] = [
-    Counting::AgaTerritory,
-    Counting::AgaArea,
-    Counting::Japanese,
-    Counting::Swedish,
-    Counting::Chinese,
-];
+/// Every counting's score of one game, by name.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scores {
+    pub aga: Score,
+    pub aga_area: Score,
+    pub japanese: Score,
+    pub swedish: Score,
+    pub chinese: Score,
+}
+
+impl Scores {
+    /// Scores every counting with `score_one`.
+    pub fn each(mut score_one: impl FnMut(Counting) -> Score) -> Scores {
+        Scores {
+            aga: score_one(Counting::AgaTerritory),
+            aga_area: score_one(Counting::AgaArea),
+            japanese: score_one(Counting::Japanese),
+            swedish: score_one(Counting::Swedish),
+            chinese: score_one(Counting::Chinese),
+        }
+    }
+
+    pub fn get(&self, c: Counting) -> &Score {
+        match c {
+            Counting::AgaTerritory => &self.aga,
+            Counting::AgaArea => &self.aga_area,
+            Counting::Japanese => &self.japanese,
+            Counting::Swedish => &self.swedish,
+            Counting::Chinese => &self.chinese,
+        }
+    }
+
+    /// The countings with their scores, in [`Counting::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (Counting, &Score)> {
+        Counting::ALL.into_iter().map(move |c| (c, self.get(c)))
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -214,6 +271,10 @@ mod tests {
 
     fn board(rows: &[&str]) -> Box<Board> {
         Board::from_rows(rows)
+    }
+
+    fn score_pos(c: Counting, pos: &FinalPosition, end: &EndState, h: u32, komi: f64) -> Score {
+        score(c, &Tally::of(pos, c), end, h, komi)
     }
 
     #[test]
@@ -226,25 +287,11 @@ mod tests {
             passes: [1, 1],
             ..Default::default()
         };
-        let t = score(
-            Counting::AgaTerritory,
-            &pos,
-            &end,
-            0,
-            0.0,
-            SekiReading::Customary,
-        );
+        let t = score_pos(Counting::AgaTerritory, &pos, &end, 0, 0.0);
         // Black: 1 pass stone from White's pass + 1 for White's owed last pass.
         assert_eq!(t.black.pass_stones, 2);
         assert_eq!(t.white.pass_stones, 1);
-        let a = score(
-            Counting::AgaArea,
-            &pos,
-            &end,
-            0,
-            0.0,
-            SekiReading::Customary,
-        );
+        let a = score_pos(Counting::AgaArea, &pos, &end, 0, 0.0);
         assert_eq!(a.margin, 0.0);
         assert_eq!(
             t.margin, 1.0,
@@ -253,7 +300,7 @@ mod tests {
     }
 
     fn counts(c: Counting, pos: &FinalPosition, end: &EndState, h: u32) -> Score {
-        score(c, pos, end, h, c.default_komi(h), SekiReading::Customary)
+        score_pos(c, pos, end, h, c.default_komi(h))
     }
 
     #[test]

@@ -1,19 +1,323 @@
 //! `--out DIR`: `games.csv` and `findings.csv` (columns in `docs/OUTPUT.md`).
 //! Both are written under temporary names and renamed when the run completes, so an
 //! interrupted run never leaves a half-written report that looks complete.
+//!
+//! Each table is defined once, as a list of columns: a name and the function
+//! that gives its value, so a header can never drift from its rows.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 
 use super::{Reporter, Summary};
-use crate::audit::{FileReport, Status};
-use crate::findings::Severity;
+use crate::audit::{FileReport, GameReport, Status};
+use crate::findings::{Finding, Severity};
 use crate::rules::Ruleset;
-use crate::scoring::Scoring;
+use crate::score::{Counting, Scores};
+use crate::scoring::{ResultCheck, Scored, Scoring};
 
 const GAMES: &str = "games.csv";
 const FINDINGS: &str = "findings.csv";
+
+fn scored(g: &GameReport) -> Option<&Scored> {
+    match &g.scoring {
+        Scoring::Scored(s) => Some(s),
+        Scoring::NotScored(_) => None,
+    }
+}
+fn scores(g: &GameReport) -> Option<&Scores> {
+    scored(g).map(|s| &s.scores)
+}
+fn check(g: &GameReport) -> Option<&ResultCheck> {
+    scored(g).and_then(|s| s.result_check.as_ref())
+}
+fn count(g: &GameReport, s: Severity) -> String {
+    g.findings
+        .iter()
+        .filter(|f| f.severity == s)
+        .count()
+        .to_string()
+}
+fn illegal(g: &GameReport, r: Ruleset) -> String {
+    g.verdicts[r.index()].illegal.len().to_string()
+}
+fn result(g: &GameReport, c: Counting) -> String {
+    opt(scores(g).map(|s| s.get(c).result()))
+}
+fn margin(g: &GameReport, c: Counting) -> String {
+    opt(scores(g).map(|s| s.get(c).margin))
+}
+
+/// A column: its header and the function that gives its value.
+pub struct Column<F> {
+    pub name: &'static str,
+    pub value: F,
+}
+
+/// The value of a `games.csv` column for one game of a file.
+pub type GameValue = fn(&FileReport, &GameReport) -> String;
+/// The value of a `findings.csv` column for one finding of a game.
+pub type FindingValue = fn(&FileReport, &GameReport, &Finding) -> String;
+
+/// The columns of `games.csv`, in order.
+pub const GAME_COLUMNS: &[Column<GameValue>] = &[
+    Column {
+        name: "file",
+        value: |f, _| f.path.clone(),
+    },
+    Column {
+        name: "game",
+        value: |_, g| g.index.to_string(),
+    },
+    Column {
+        name: "status",
+        value: |_, g| {
+            match g.status {
+                Status::Ok => "ok",
+                Status::Error(_) => "error",
+            }
+            .to_string()
+        },
+    },
+    Column {
+        name: "error",
+        value: |_, g| match &g.status {
+            Status::Ok => String::new(),
+            Status::Error(e) => e.clone(),
+        },
+    },
+    Column {
+        name: "encoding",
+        value: |f, _| opt(f.encoding),
+    },
+    Column {
+        name: "board_size",
+        value: |_, g| opt(g.board_size),
+    },
+    Column {
+        name: "handicap",
+        value: |_, g| g.handicap.to_string(),
+    },
+    Column {
+        name: "komi",
+        value: |_, g| opt(g.komi),
+    },
+    Column {
+        name: "rules",
+        value: |_, g| g.info.rules.clone().unwrap_or_default(),
+    },
+    Column {
+        name: "result",
+        value: |_, g| g.info.result.clone().unwrap_or_default(),
+    },
+    Column {
+        name: "moves",
+        value: |_, g| g.moves.to_string(),
+    },
+    Column {
+        name: "errors",
+        value: |_, g| count(g, Severity::Error),
+    },
+    Column {
+        name: "warnings",
+        value: |_, g| count(g, Severity::Warning),
+    },
+    Column {
+        name: "infos",
+        value: |_, g| count(g, Severity::Info),
+    },
+    Column {
+        name: "aga_illegal",
+        value: |_, g| illegal(g, Ruleset::Aga),
+    },
+    Column {
+        name: "japanese_illegal",
+        value: |_, g| illegal(g, Ruleset::Japanese),
+    },
+    Column {
+        name: "swedish_illegal",
+        value: |_, g| illegal(g, Ruleset::Swedish),
+    },
+    Column {
+        name: "japanese_no_result_move",
+        value: |_, g| opt(g.verdicts[Ruleset::Japanese.index()].no_result),
+    },
+    Column {
+        name: "not_scored",
+        value: |_, g| match &g.scoring {
+            Scoring::NotScored(w) => w.reason().to_string(),
+            Scoring::Scored(_) => String::new(),
+        },
+    },
+    Column {
+        name: "dead_stones",
+        value: |_, g| opt(scored(g).map(|s| s.dead.source.key())),
+    },
+    Column {
+        name: "dead_black",
+        value: |_, g| opt(scored(g).map(|s| s.dead.black.len())),
+    },
+    Column {
+        name: "dead_white",
+        value: |_, g| opt(scored(g).map(|s| s.dead.white.len())),
+    },
+    Column {
+        name: "aga_result",
+        value: |_, g| result(g, Counting::AgaTerritory),
+    },
+    Column {
+        name: "aga_area_result",
+        value: |_, g| result(g, Counting::AgaArea),
+    },
+    Column {
+        name: "japanese_result",
+        value: |_, g| result(g, Counting::Japanese),
+    },
+    Column {
+        name: "swedish_result",
+        value: |_, g| result(g, Counting::Swedish),
+    },
+    Column {
+        name: "chinese_result",
+        value: |_, g| result(g, Counting::Chinese),
+    },
+    Column {
+        name: "aga_margin",
+        value: |_, g| margin(g, Counting::AgaTerritory),
+    },
+    Column {
+        name: "aga_area_margin",
+        value: |_, g| margin(g, Counting::AgaArea),
+    },
+    Column {
+        name: "japanese_margin",
+        value: |_, g| margin(g, Counting::Japanese),
+    },
+    Column {
+        name: "swedish_margin",
+        value: |_, g| margin(g, Counting::Swedish),
+    },
+    Column {
+        name: "chinese_margin",
+        value: |_, g| margin(g, Counting::Chinese),
+    },
+    Column {
+        name: "check_ruleset",
+        value: |_, g| opt(check(g).and_then(|c| c.declared.map(Counting::key))),
+    },
+    Column {
+        name: "check_computed",
+        value: |_, g| opt(check(g).and_then(|c| c.computed.clone())),
+    },
+    Column {
+        name: "check_match",
+        value: |_, g| opt(check(g).map(|c| c.matches)),
+    },
+    Column {
+        name: "dead_uncertain",
+        value: |_, g| opt(scored(g).map(|s| s.dead.uncertain.len())),
+    },
+    Column {
+        name: "dead_added_by_rule7",
+        value: |_, g| opt(scored(g).map(|s| s.dead.added_by_rule7.len())),
+    },
+    Column {
+        name: "check_markup_computed",
+        value: |_, g| opt(check(g).and_then(|c| c.markup_computed.clone())),
+    },
+    Column {
+        name: "check_markup_match",
+        value: |_, g| opt(check(g).and_then(|c| c.markup_matches)),
+    },
+    Column {
+        name: "check_matching_countings",
+        value: |_, g| {
+            check(g)
+                .map(|c| {
+                    c.matching
+                        .iter()
+                        .map(|c| c.key())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .unwrap_or_default()
+        },
+    },
+    Column {
+        name: "japanese_seki_eyes",
+        value: |_, g| opt(scored(g).map(|s| s.position.seki_eye_points.len())),
+    },
+    Column {
+        name: "japanese_to_fill",
+        value: |_, g| opt(scored(g).map(|s| s.position.fill_points.len())),
+    },
+];
+
+/// The columns of `findings.csv`, in order.
+pub const FINDING_COLUMNS: &[Column<FindingValue>] = &[
+    Column {
+        name: "file",
+        value: |f, _, _| f.path.clone(),
+    },
+    Column {
+        name: "game",
+        value: |_, g, _| g.index.to_string(),
+    },
+    Column {
+        name: "code",
+        value: |_, _, x| x.code.id().to_string(),
+    },
+    Column {
+        name: "name",
+        value: |_, _, x| x.code.name().to_string(),
+    },
+    Column {
+        name: "severity",
+        value: |_, _, x| x.severity.as_str().to_string(),
+    },
+    Column {
+        name: "move",
+        value: |_, _, x| opt(x.move_number),
+    },
+    Column {
+        name: "point",
+        value: |_, _, x| opt(x.point.map(|p| p.sgf())),
+    },
+    Column {
+        name: "human",
+        value: |_, g, x| opt(x.point.and_then(|p| g.board_size.map(|s| p.human(s)))),
+    },
+    Column {
+        name: "color",
+        value: |_, _, x| opt(x.color.map(|c| c.letter())),
+    },
+    Column {
+        name: "rulesets",
+        value: |_, _, x| {
+            x.rulesets
+                .iter()
+                .map(Ruleset::key)
+                .collect::<Vec<_>>()
+                .join(" ")
+        },
+    },
+    Column {
+        name: "offset",
+        value: |_, _, x| opt(x.location.map(|l| l.offset)),
+    },
+    Column {
+        name: "line",
+        value: |_, _, x| opt(x.location.map(|l| l.line)),
+    },
+    Column {
+        name: "column",
+        value: |_, _, x| opt(x.location.map(|l| l.column)),
+    },
+    Column {
+        name: "message",
+        value: |_, _, x| x.message.clone(),
+    },
+];
 
 pub struct CsvReporter {
     dir: PathBuf,
@@ -29,6 +333,10 @@ fn csv_err(e: csv::Error) -> io::Error {
     io::Error::other(e)
 }
 
+fn header<F>(columns: &[Column<F>]) -> impl Iterator<Item = &'static str> + '_ {
+    columns.iter().map(|c| c.name)
+}
+
 impl CsvReporter {
     pub fn create(dir: &Path) -> io::Result<CsvReporter> {
         fs::create_dir_all(dir)?;
@@ -39,52 +347,9 @@ impl CsvReporter {
         };
         let mut games = open(GAMES)?;
         let mut findings = open(FINDINGS)?;
-        games
-            .write_record([
-                "file",
-                "game",
-                "status",
-                "error",
-                "encoding",
-                "board_size",
-                "handicap",
-                "komi",
-                "rules",
-                "result",
-                "moves",
-                "errors",
-                "warnings",
-                "infos",
-                "aga_illegal",
-                "japanese_illegal",
-                "swedish_illegal",
-                "japanese_no_result_move",
-                "not_scored",
-                "dead_stones",
-                "dead_black",
-                "dead_white",
-                "aga_result",
-                "aga_area_result",
-                "japanese_result",
-                "swedish_result",
-                "chinese_result",
-                "aga_margin",
-                "aga_area_margin",
-                "japanese_margin",
-                "swedish_margin",
-                "chinese_margin",
-                "check_ruleset",
-                "check_computed",
-                "check_match",
-                "dead_uncertain",
-                "dead_added_by_rule7",
-            ])
-            .map_err(csv_err)?;
+        games.write_record(header(GAME_COLUMNS)).map_err(csv_err)?;
         findings
-            .write_record([
-                "file", "game", "code", "name", "severity", "move", "point", "human", "color",
-                "rulesets", "offset", "line", "column", "message",
-            ])
+            .write_record(header(FINDING_COLUMNS))
             .map_err(csv_err)?;
         Ok(CsvReporter {
             dir: dir.to_path_buf(),
@@ -101,79 +366,11 @@ fn opt<T: ToString>(v: Option<T>) -> String {
 impl Reporter for CsvReporter {
     fn file(&mut self, r: &FileReport) -> io::Result<()> {
         for g in &r.games {
-            let count = |s: Severity| g.findings.iter().filter(|f| f.severity == s).count();
-            let (status, error) = match &g.status {
-                Status::Ok => ("ok", String::new()),
-                Status::Error(e) => ("error", e.clone()),
-            };
-            let illegal = |rs: Ruleset| g.verdicts[rs.index()].illegal.len().to_string();
-            let mut scoring = vec![String::new(); 19];
-            match &g.scoring {
-                Scoring::NotScored(why) => scoring[0] = why.clone(),
-                Scoring::Scored {
-                    dead,
-                    scores,
-                    result_check,
-                    ..
-                } => {
-                    scoring[1] = dead.source.to_string();
-                    scoring[2] = dead.black.len().to_string();
-                    scoring[3] = dead.white.len().to_string();
-                    scoring[17] = dead.uncertain.len().to_string();
-                    scoring[18] = dead.added_by_rule7.len().to_string();
-                    for (k, sc) in scores.iter().enumerate() {
-                        scoring[4 + k] = sc.result();
-                        scoring[9 + k] = sc.margin.to_string();
-                    }
-                    if let Some(c) = result_check {
-                        scoring[14] = c.ruleset.to_string();
-                        scoring[15] = c.computed.clone();
-                        scoring[16] = c.matches.to_string();
-                    }
-                }
-            }
-            let mut row = vec![
-                r.path.clone(),
-                g.index.to_string(),
-                status.to_string(),
-                error,
-                opt(r.encoding),
-                opt(g.board_size),
-                g.handicap.to_string(),
-                opt(g.komi),
-                g.info.rules.clone().unwrap_or_default(),
-                g.info.result.clone().unwrap_or_default(),
-                g.moves.to_string(),
-                count(Severity::Error).to_string(),
-                count(Severity::Warning).to_string(),
-                count(Severity::Info).to_string(),
-                illegal(Ruleset::Aga),
-                illegal(Ruleset::Japanese),
-                illegal(Ruleset::Swedish),
-                opt(g.verdicts[Ruleset::Japanese.index()].no_result),
-            ];
-            row.extend(scoring);
-            self.games.write_record(&row).map_err(csv_err)?;
+            let row = GAME_COLUMNS.iter().map(|c| (c.value)(r, g));
+            self.games.write_record(row).map_err(csv_err)?;
             for f in &g.findings {
-                let rulesets: Vec<&str> = f.rulesets.iter().map(Ruleset::key).collect();
-                self.findings
-                    .write_record([
-                        r.path.clone(),
-                        g.index.to_string(),
-                        f.code.id().to_string(),
-                        f.code.name().to_string(),
-                        f.severity.as_str().to_string(),
-                        opt(f.move_number),
-                        opt(f.point.map(|p| p.sgf())),
-                        opt(f.point.and_then(|p| g.board_size.map(|s| p.human(s)))),
-                        opt(f.color.map(|c| c.letter())),
-                        rulesets.join(" "),
-                        opt(f.location.map(|l| l.offset)),
-                        opt(f.location.map(|l| l.line)),
-                        opt(f.location.map(|l| l.column)),
-                        f.message.clone(),
-                    ])
-                    .map_err(csv_err)?;
+                let row = FINDING_COLUMNS.iter().map(|c| (c.value)(r, g, f));
+                self.findings.write_record(row).map_err(csv_err)?;
             }
         }
         Ok(())

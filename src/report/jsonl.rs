@@ -9,7 +9,7 @@ use crate::audit::{FileReport, GameReport, Status};
 use crate::findings::Finding;
 use crate::replay::Verdict;
 use crate::rules::Ruleset;
-use crate::score::{Score, Side};
+use crate::score::{Counting, Score, Side};
 use crate::scoring::Scoring;
 
 #[derive(Serialize)]
@@ -54,10 +54,19 @@ struct DeadJson {
 #[derive(Serialize)]
 struct CheckJson<'a> {
     recorded: &'a str,
-    computed: &'a str,
-    ruleset: &'static str,
+    computed: Option<&'a str>,
+    ruleset: Option<&'static str>,
     #[serde(rename = "match")]
     matches: bool,
+    markup_computed: Option<&'a str>,
+    markup_match: Option<bool>,
+    matching_countings: Vec<&'static str>,
+}
+
+#[derive(Serialize)]
+struct NotTerritoryJson {
+    seki_eyes: Vec<String>,
+    to_fill: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -158,6 +167,9 @@ struct VerdictJson {
     score: Option<ScoreJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     area_score: Option<ScoreJson>,
+    /// Japanese only: the territory points rule 8 leaves out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    not_territory: Option<NotTerritoryJson>,
 }
 
 #[derive(Serialize)]
@@ -190,6 +202,7 @@ fn verdict(v: &Verdict) -> VerdictJson {
         no_result: v.no_result.map(|m| NoResultJson { move_number: m }),
         score: None,
         area_score: None,
+        not_territory: None,
     }
 }
 
@@ -207,17 +220,13 @@ fn game_json<'a>(file: &'a FileReport, g: &'a GameReport) -> GameJson<'a> {
     let (mut not_scored, mut dead_stones, mut result_check) = (None, None, None);
     let mut divergence = Vec::new();
     match &g.scoring {
-        Scoring::NotScored(why) => not_scored = Some(why.as_str()),
-        Scoring::Scored {
-            dead,
-            scores,
-            result_check: rc,
-            divergence: div,
-        } => {
-            divergence = div
+        Scoring::NotScored(why) => not_scored = Some(why.reason()),
+        Scoring::Scored(sc) => {
+            divergence = sc
+                .divergence
                 .iter()
                 .map(|d| DivergenceJson {
-                    between: d.between,
+                    between: [d.between[0].key(), d.between[1].key()],
                     margin_difference: d.margin_difference,
                     winner_changes: d.winner_changes,
                     causes: d
@@ -227,24 +236,37 @@ fn game_json<'a>(file: &'a FileReport, g: &'a GameReport) -> GameJson<'a> {
                         .collect(),
                 })
                 .collect();
-            // Order of `score::COUNTINGS`: AGA territory, AGA area, Japanese, Swedish, Chinese.
-            rulesets.aga.score = Some(score_json(&scores[0]));
-            rulesets.aga.area_score = Some(score_json(&scores[1]));
-            rulesets.japanese.score = Some(score_json(&scores[2]));
-            rulesets.swedish.score = Some(score_json(&scores[3]));
-            rulesets.chinese.score = Some(score_json(&scores[4]));
+            let s = &sc.scores;
+            rulesets.aga.score = Some(score_json(&s.aga));
+            rulesets.aga.area_score = Some(score_json(&s.aga_area));
+            rulesets.japanese.score = Some(score_json(&s.japanese));
+            rulesets.japanese.not_territory = Some(NotTerritoryJson {
+                seki_eyes: sc
+                    .position
+                    .seki_eye_points
+                    .iter()
+                    .map(|p| p.sgf())
+                    .collect(),
+                to_fill: sc.position.fill_points.iter().map(|p| p.sgf()).collect(),
+            });
+            rulesets.swedish.score = Some(score_json(&s.swedish));
+            rulesets.chinese.score = Some(score_json(&s.chinese));
+            let dead = &sc.dead;
             dead_stones = Some(DeadJson {
-                source: dead.source,
+                source: dead.source.key(),
                 black: dead.black.iter().map(|p| p.sgf()).collect(),
                 white: dead.white.iter().map(|p| p.sgf()).collect(),
                 uncertain: dead.uncertain.iter().map(|p| p.sgf()).collect(),
                 added_by_rule7: dead.added_by_rule7.iter().map(|p| p.sgf()).collect(),
             });
-            result_check = rc.as_ref().map(|c| CheckJson {
+            result_check = sc.result_check.as_ref().map(|c| CheckJson {
                 recorded: &c.recorded,
-                computed: &c.computed,
-                ruleset: c.ruleset,
+                computed: c.computed.as_deref(),
+                ruleset: c.declared.map(Counting::key),
                 matches: c.matches,
+                markup_computed: c.markup_computed.as_deref(),
+                markup_match: c.markup_matches,
+                matching_countings: c.matching.iter().map(|c| c.key()).collect(),
             });
         }
     }

@@ -11,7 +11,41 @@ use std::io;
 use crate::audit::{FileReport, Status};
 use crate::findings::{Code, Severity};
 use crate::rules::Ruleset;
-use crate::scoring::Scoring;
+use crate::score::Counting;
+use crate::scoring::{DeadSource, NotScored, Scoring};
+
+/// A line of the summary's result-check table: which count was held against RE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum CheckLine {
+    /// The declared rules' count of the final position, with dead stones from
+    /// this source.
+    Rules(DeadSource),
+    /// ... with estimated dead stones of which none was in doubt.
+    RulesSure,
+    /// The record's own count: its TB/TW markup as marked.
+    Markup,
+    /// Records without RU: some counting gives RE.
+    AnyCounting,
+}
+
+impl CheckLine {
+    /// How the summary names the line.
+    pub fn label(self) -> String {
+        match self {
+            CheckLine::Rules(source) => {
+                format!(
+                    "by the declared rules' count (dead stones: {})",
+                    source.key()
+                )
+            }
+            CheckLine::RulesSure => {
+                "by the declared rules' count (dead stones: estimated, none uncertain)".to_string()
+            }
+            CheckLine::Markup => "by the record's own count (TB/TW as marked)".to_string(),
+            CheckLine::AnyCounting => "by some counting, in records without RU".to_string(),
+        }
+    }
+}
 
 /// A sink for audit results, called in input order.
 pub trait Reporter {
@@ -35,7 +69,8 @@ pub struct Summary {
     pub games_error: u64,
     pub moves: u64,
     pub by_severity: BTreeMap<Severity, u64>,
-    pub by_code: BTreeMap<Code, u64>,
+    /// Findings per code and the severity they were given.
+    pub by_code: BTreeMap<(Code, Severity), u64>,
     /// Illegal moves per ruleset and kind.
     pub illegal: BTreeMap<(Ruleset, &'static str), u64>,
     /// Games with at least one illegal move, per ruleset.
@@ -46,13 +81,12 @@ pub struct Summary {
     pub top_files: Vec<(u64, u64, String)>,
     /// Games scored, and games not scored per reason.
     pub scored: u64,
-    pub not_scored: BTreeMap<String, u64>,
-    /// Result checks made and matched, per dead-stone source (and for estimates
-    /// in which no stone was uncertain).
-    pub result_checks: BTreeMap<&'static str, (u64, u64)>,
+    pub not_scored: BTreeMap<NotScored, u64>,
+    /// Result checks made and matched, per line.
+    pub result_checks: BTreeMap<CheckLine, (u64, u64)>,
     /// Per pair of countings: games whose winner changes, and how often each
     /// cause takes part in such a change.
-    pub winner_changes: BTreeMap<[&'static str; 2], (u64, BTreeMap<&'static str, u64>)>,
+    pub winner_changes: BTreeMap<[Counting; 2], (u64, BTreeMap<&'static str, u64>)>,
 }
 
 impl Summary {
@@ -72,7 +106,7 @@ impl Summary {
             self.moves += u64::from(g.moves);
             for f in &g.findings {
                 *self.by_severity.entry(f.severity).or_default() += 1;
-                *self.by_code.entry(f.code).or_default() += 1;
+                *self.by_code.entry((f.code, f.severity)).or_default() += 1;
                 match f.severity {
                     Severity::Error => errors += 1,
                     Severity::Warning => warnings += 1,
@@ -82,30 +116,31 @@ impl Summary {
             match &g.scoring {
                 Scoring::NotScored(why) => {
                     if g.status == Status::Ok {
-                        *self.not_scored.entry(why.clone()).or_default() += 1;
+                        *self.not_scored.entry(*why).or_default() += 1;
                     }
                 }
-                Scoring::Scored {
-                    dead,
-                    result_check,
-                    divergence,
-                    ..
-                } => {
+                Scoring::Scored(s) => {
                     self.scored += 1;
-                    if let Some(c) = result_check {
-                        let e = self.result_checks.entry(dead.source).or_default();
-                        e.0 += 1;
-                        e.1 += u64::from(c.matches);
-                        if dead.source == "estimated" && dead.uncertain.is_empty() {
-                            let e = self
-                                .result_checks
-                                .entry("estimated, none uncertain")
-                                .or_default();
+                    if let Some(c) = &s.result_check {
+                        let mut count = |line: CheckLine, matched: bool| {
+                            let e = self.result_checks.entry(line).or_default();
                             e.0 += 1;
-                            e.1 += u64::from(c.matches);
+                            e.1 += u64::from(matched);
+                        };
+                        if c.declared.is_some() {
+                            count(CheckLine::Rules(s.dead.source), c.matches);
+                            if s.dead.source == DeadSource::Estimated && s.dead.uncertain.is_empty()
+                            {
+                                count(CheckLine::RulesSure, c.matches);
+                            }
+                        } else {
+                            count(CheckLine::AnyCounting, c.matches);
+                        }
+                        if let Some(m) = c.markup_matches {
+                            count(CheckLine::Markup, m);
                         }
                     }
-                    for d in divergence.iter().filter(|d| d.winner_changes) {
+                    for d in s.divergence.iter().filter(|d| d.winner_changes) {
                         let e = self.winner_changes.entry(d.between).or_default();
                         e.0 += 1;
                         for (cause, _) in &d.causes {

@@ -78,12 +78,13 @@ impl<W: Write> Reporter for TextReporter<W> {
             s.scored, not
         )?;
         for (why, n) in &s.not_scored {
-            writeln!(o, "  not scored, {why}: {n}")?;
+            writeln!(o, "  not scored, {}: {n}", why.reason())?;
         }
-        for (source, (checked, matched)) in &s.result_checks {
+        for (line, (checked, matched)) in &s.result_checks {
             writeln!(
                 o,
-                "  recorded result reproduced (dead stones: {source}): {matched} of {checked}"
+                "  recorded result reproduced {}: {matched} of {checked}",
+                line.label()
             )?;
         }
         if !s.winner_changes.is_empty() {
@@ -96,8 +97,8 @@ impl<W: Write> Reporter for TextReporter<W> {
                 writeln!(
                     o,
                     "    {} vs {}: {games} ({})",
-                    pair[0],
-                    pair[1],
+                    pair[0].key(),
+                    pair[1].key(),
                     list.join(", ")
                 )?;
             }
@@ -105,13 +106,13 @@ impl<W: Write> Reporter for TextReporter<W> {
         if !s.by_code.is_empty() {
             writeln!(o)?;
             writeln!(o, "findings by code:")?;
-            for (code, n) in &s.by_code {
+            for ((code, severity), n) in &s.by_code {
                 writeln!(
                     o,
                     "  {} {:<22} {:<8} {:>8}",
                     code.id(),
                     code.name(),
-                    code.severity().as_str(),
+                    severity.as_str(),
                     n
                 )?;
             }

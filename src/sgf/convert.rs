@@ -277,6 +277,11 @@ impl Converter {
                 komi,
                 first_player,
                 machine_written: machine,
+                binding: info
+                    .rules
+                    .as_deref()
+                    .and_then(crate::result::parse_rules)
+                    .map(crate::result::DeclaredRules::binding),
                 ..Default::default()
             }),
             info,

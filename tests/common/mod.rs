@@ -14,13 +14,29 @@ pub fn root() -> PathBuf {
 /// The development corpus beside the project, if this machine has it.
 /// Tests over it skip (with a note) on a user's clone, which has no `../shared`.
 pub fn shared_corpus() -> Option<PathBuf> {
-    let p = std::env::var_os("SGFAUDIT_SHARED_CORPUS")
+    shared("SGFAUDIT_SHARED_CORPUS", "../shared/corpus/real")
+}
+
+/// The KGS games with the server's own count beside the project, if present.
+pub fn kgs_scored() -> Option<PathBuf> {
+    shared("SGFAUDIT_KGS_SCORED", "../shared/corpus/kgs-scored")
+}
+
+fn shared(var: &str, default: &str) -> Option<PathBuf> {
+    let p = std::env::var_os(var)
         .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared/corpus/real"));
+        .unwrap_or_else(|| root().join(default));
     if p.is_dir() {
         Some(p)
     } else {
-        eprintln!("skipping: {} is absent", p.display());
+        // Written to the process's stderr, not through eprintln!, so the test
+        // harness does not swallow it: a skipped test says so in every run.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipping: {} is absent (set {var} to run this test)",
+            p.display()
+        );
         None
     }
 }

@@ -1,0 +1,371 @@
+//! Japanese rules 7-10 applied to a final position the way a Japanese count
+//! applies them: the neutral points are filled first, then the points a player
+//! must fill to keep a string out of atari are no territory, and the eye points
+//! of stones in seki are no territory (rule 8 and its commentary O, P, Q).
+//!
+//! The settlement is a thought experiment on the position with the dead stones
+//! removed; it never changes which stones are dead (the players' agreement). It
+//! plays, in order:
+//!
+//! 1. **Neutral points that connect.** A neutral point (dame: an empty point whose
+//!    region borders both colours) next to two strings of one colour, and of one
+//!    colour only, is filled by that colour when the fill is safe: a player
+//!    fills the dame that joins its own strings.
+//! 2. **The other neutral points**, by a colour with a stone beside it whose
+//!    fill is safe. A fill is safe when the filling string keeps two liberties,
+//!    it captures nothing (living stones are not captured), and it does not
+//!    leave an opponent string in atari whose last liberty is an eye the
+//!    opponent cannot fill without self-atari: that string is alive by the
+//!    players' agreement, so a fill that would kill it is no neutral fill but
+//!    the shared liberty of a seki.
+//! 3. **Points to fill.** After every fill, a string left in atari whose last
+//!    liberty its owner can fill, keeping two liberties, is protected there.
+//!    Such a point in the owner's territory is no territory (rule 8: it is not
+//!    surrounded by living stones once the string beside it needs it).
+//!
+//! What no side can fill safely at the end, beside both colours, is a seki
+//! liberty. So is the last liberty of a string left in atari on its own eye,
+//! which its owner cannot fill: that point is no eye of living stones but a
+//! shared liberty, as the ko points of a double-ko seki are (commentary P). The
+//! strings beside a seki liberty are in seki (rule 8: "living stones that
+//! possess dame"); a territory point beside a stone in seki is an eye point of
+//! stones in seki and no territory ("eye points surrounded by living stones not
+//! in seki are territory"). Seki belongs to those strings only, not to the
+//! living groups their eyes also touch.
+
+use crate::board::Color;
+
+/// How a fill of an empty point by one colour would end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fill {
+    Safe,
+    /// The filling string would keep fewer than two liberties.
+    SelfAtari,
+    /// It would capture stones the players agreed are alive.
+    Captures,
+    /// It would leave an opponent string in atari on an eye its owner cannot
+    /// fill: a seki liberty.
+    Kills,
+}
+
+/// What the settlement decided for one final position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Settlement {
+    /// Territory points (of the original regions) their owner must fill.
+    pub to_fill: Vec<usize>,
+    /// Territory points beside a stone in seki.
+    pub seki_eyes: Vec<usize>,
+}
+
+/// A row-major grid with the flood fills the settlement needs.
+struct Sim<'a> {
+    n: usize,
+    cells: Vec<Option<Color>>,
+    /// The territory owner of each point in the original position (`None` for
+    /// stones, dame and regions that touch no stone).
+    owner: &'a [Option<Color>],
+    seen: Vec<u32>,
+    lib_seen: Vec<u32>,
+    epoch: u32,
+    stack: Vec<usize>,
+    /// The stones of the string the last [`Sim::libs`] call visited.
+    string: Vec<usize>,
+}
+
+/// A string's liberties, counted up to two.
+#[derive(Clone, Copy)]
+struct Libs {
+    count: u8,
+    /// The first liberty found (the only one when `count == 1`).
+    first: usize,
+    /// The smallest cell of the string: an identity for deduplication.
+    id: usize,
+}
+
+impl<'a> Sim<'a> {
+    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> {
+        let n = self.n;
+        let (x, y) = (i % n, i / n);
+        [
+            (x > 0).then(|| i - 1),
+            (x + 1 < n).then(|| i + 1),
+            (y > 0).then(|| i - n),
+            (y + 1 < n).then(|| i + n),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    fn next_epoch(&mut self) -> u32 {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.seen.fill(0);
+            self.lib_seen.fill(0);
+            self.epoch = 1;
+        }
+        self.epoch
+    }
+
+    /// The liberties of the string at `start` (a stone), up to two.
+    fn libs(&mut self, start: usize) -> Libs {
+        let e = self.next_epoch();
+        let color = self.cells[start];
+        let mut out = Libs {
+            count: 0,
+            first: usize::MAX,
+            id: start,
+        };
+        self.seen[start] = e;
+        self.stack.clear();
+        self.stack.push(start);
+        self.string.clear();
+        while let Some(i) = self.stack.pop() {
+            self.string.push(i);
+            out.id = out.id.min(i);
+            for j in self.neighbours(i) {
+                match self.cells[j] {
+                    None if self.lib_seen[j] != e => {
+                        self.lib_seen[j] = e;
+                        if out.count == 0 {
+                            out.first = j;
+                        }
+                        out.count = out.count.saturating_add(1).min(2);
+                    }
+                    Some(_) if self.cells[j] == color && self.seen[j] != e => {
+                        self.seen[j] = e;
+                        self.stack.push(j);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// The distinct strings of `c` beside point `p` (up to four).
+    fn strings_beside(&mut self, p: usize, c: Color) -> ([Libs; 4], usize) {
+        let mut found = [Libs {
+            count: 0,
+            first: 0,
+            id: 0,
+        }; 4];
+        let mut k = 0;
+        let beside: Vec<usize> = self
+            .neighbours(p)
+            .filter(|&q| self.cells[q] == Some(c))
+            .collect();
+        for q in beside {
+            let l = self.libs(q);
+            if !found[..k].iter().any(|f| f.id == l.id) {
+                found[k] = l;
+                k += 1;
+            }
+        }
+        (found, k)
+    }
+
+    /// Judges a fill of the empty point `p` by `c` (the board is left as it was).
+    fn fill(&mut self, p: usize, c: Color) -> Fill {
+        self.cells[p] = Some(c);
+        let verdict = self.judge_fill(p, c);
+        self.cells[p] = None;
+        verdict
+    }
+
+    fn judge_fill(&mut self, p: usize, c: Color) -> Fill {
+        let opp = c.opponent();
+        let (theirs, k) = self.strings_beside(p, opp);
+        if theirs[..k].iter().any(|l| l.count == 0) {
+            return Fill::Captures;
+        }
+        if self.libs(p).count < 2 {
+            return Fill::SelfAtari;
+        }
+        for l in &theirs[..k] {
+            if l.count == 1 && self.owner[l.first] == Some(opp) {
+                // The opponent's only answer is to fill its own eye.
+                let t = l.first;
+                self.cells[t] = Some(opp);
+                let (mine, m) = self.strings_beside(t, c);
+                let saved = self.libs(t).count >= 2 && !mine[..m].iter().any(|x| x.count == 0);
+                self.cells[t] = None;
+                if !saved {
+                    return Fill::Kills;
+                }
+            }
+        }
+        Fill::Safe
+    }
+
+    /// The strings of `c` left in atari are protected where their owner can:
+    /// the last liberty is filled when that leaves two liberties and captures
+    /// nothing. Territory points filled so are recorded in `to_fill`.
+    fn protect(&mut self, c: Color, to_fill: &mut Vec<usize>) {
+        let mut scanned = vec![false; self.cells.len()];
+        'again: loop {
+            scanned.fill(false);
+            for q in 0..self.cells.len() {
+                if self.cells[q] != Some(c) || scanned[q] {
+                    continue;
+                }
+                let l = self.libs(q);
+                for &i in &self.string {
+                    scanned[i] = true;
+                }
+                if l.count != 1 {
+                    continue;
+                }
+                let t = l.first;
+                self.cells[t] = Some(c);
+                let (theirs, k) = self.strings_beside(t, c.opponent());
+                let ok = self.libs(t).count >= 2 && !theirs[..k].iter().any(|x| x.count == 0);
+                if ok {
+                    if self.owner[t].is_some() {
+                        to_fill.push(t);
+                    }
+                    continue 'again;
+                }
+                self.cells[t] = None;
+            }
+            return;
+        }
+    }
+
+    fn colours_beside(&self, p: usize) -> [bool; 2] {
+        let mut beside = [false; 2];
+        for q in self.neighbours(p) {
+            if let Some(c) = self.cells[q] {
+                beside[c.index()] = true;
+            }
+        }
+        beside
+    }
+}
+
+/// Settles a final position (`cells`, row-major, dead stones removed) whose
+/// empty points belong to `owner` (the colour of a region bordered by one
+/// colour only) or are neutral (`dame`: bordered by both).
+pub(crate) fn settle(
+    n: usize,
+    cells: &[Option<Color>],
+    owner: &[Option<Color>],
+    dame: &[bool],
+) -> Settlement {
+    let mut sim = Sim {
+        n,
+        cells: cells.to_vec(),
+        owner,
+        seen: vec![0; n * n],
+        lib_seen: vec![0; n * n],
+        epoch: 0,
+        stack: Vec::new(),
+        string: Vec::new(),
+    };
+    let order: Vec<usize> = (0..n * n).filter(|&i| dame[i]).collect();
+    let mut to_fill = Vec::new();
+    const COLOURS: [Color; 2] = [Color::Black, Color::White];
+
+    // 1. Neutral points that join two strings of one colour only.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &p in &order {
+            if sim.cells[p].is_some() {
+                continue;
+            }
+            let mut wanted = None;
+            let mut wanting = 0;
+            for c in COLOURS {
+                if sim.strings_beside(p, c).1 >= 2 && sim.fill(p, c) == Fill::Safe {
+                    wanted = Some(c);
+                    wanting += 1;
+                }
+            }
+            if let (Some(c), 1) = (wanted, wanting) {
+                sim.cells[p] = Some(c);
+                changed = true;
+                sim.protect(c.opponent(), &mut to_fill);
+            }
+        }
+    }
+    // 2. The other neutral points, by a colour beside them that fills safely.
+    changed = true;
+    while changed {
+        changed = false;
+        for &p in &order {
+            if sim.cells[p].is_some() {
+                continue;
+            }
+            let beside = sim.colours_beside(p);
+            for c in COLOURS {
+                if beside[c.index()] && sim.fill(p, c) == Fill::Safe {
+                    sim.cells[p] = Some(c);
+                    changed = true;
+                    sim.protect(c.opponent(), &mut to_fill);
+                    break;
+                }
+            }
+        }
+    }
+    // 3. Whatever is still in atari is protected where it can be.
+    for c in COLOURS {
+        sim.protect(c, &mut to_fill);
+    }
+
+    // Seki: the unfilled neutral points beside both colours that neither can
+    // fill, and the strings beside them or in atari on their own eye.
+    let mut seki = vec![false; n * n];
+    let mark_string = |sim: &mut Sim, start: usize, seki: &mut Vec<bool>| {
+        sim.libs(start);
+        for &i in &sim.string {
+            seki[i] = true;
+        }
+    };
+    for &p in &order {
+        if sim.cells[p].is_some() || sim.colours_beside(p) != [true, true] {
+            continue;
+        }
+        let unfillable = COLOURS
+            .iter()
+            .all(|&c| matches!(sim.fill(p, c), Fill::SelfAtari | Fill::Kills));
+        if unfillable {
+            let beside: Vec<usize> = sim.neighbours(p).collect();
+            for q in beside {
+                if sim.cells[q].is_some() && !seki[q] {
+                    mark_string(&mut sim, q, &mut seki);
+                }
+            }
+        }
+    }
+    // A string left in atari on its own eye cannot be saved: its eye is no
+    // eye point but the liberty of a seki, as the ko points of a double-ko seki
+    // are (commentary P), and every string beside that point is in seki.
+    let mut scanned = vec![false; n * n];
+    for q in 0..n * n {
+        let Some(c) = sim.cells[q] else { continue };
+        if scanned[q] {
+            continue;
+        }
+        let l = sim.libs(q);
+        for &i in &sim.string {
+            scanned[i] = true;
+        }
+        if l.count == 1 && sim.owner[l.first] == Some(c) {
+            mark_string(&mut sim, q, &mut seki);
+            let beside: Vec<usize> = sim.neighbours(l.first).collect();
+            for r in beside {
+                if sim.cells[r].is_some() {
+                    mark_string(&mut sim, r, &mut seki);
+                }
+            }
+        }
+    }
+
+    let filled = |i: usize| to_fill.contains(&i);
+    let seki_eyes = (0..n * n)
+        .filter(|&i| owner[i].is_some() && !filled(i))
+        .filter(|&i| sim.neighbours(i).any(|q| seki[q]))
+        .collect();
+    to_fill.sort_unstable();
+    Settlement { to_fill, seki_eyes }
+}
