@@ -92,15 +92,28 @@ fn main() {
             if est == truth {
                 agree += 1;
             } else if verbose {
+                let only = |a: &[sgfaudit::board::Point], b: &[sgfaudit::board::Point]| {
+                    let v: Vec<String> = a
+                        .iter()
+                        .filter(|p| !b.contains(p))
+                        .map(|p| p.sgf())
+                        .collect();
+                    v.join(" ")
+                };
                 println!(
-                    "{} game {i}: markup dead B {} W {}, estimated B {} W {}{}{}",
+                    "{} game {i}: markup dead B {} W {}, estimated B {} W {}{}{}; \
+                     only the estimate kills B [{}] W [{}]; only the markup kills B [{}] W [{}]",
                     item.name,
                     truth.0.len(),
                     truth.1.len(),
                     est.0.len(),
                     est.1.len(),
                     if sure { "" } else { " (some stones uncertain)" },
-                    if counted { "" } else { " (RE not a count)" }
+                    if counted { "" } else { " (RE not a count)" },
+                    only(&est.0, &truth.0),
+                    only(&est.1, &truth.1),
+                    only(&truth.0, &est.0),
+                    only(&truth.1, &est.1),
                 );
             }
         }

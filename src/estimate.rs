@@ -357,27 +357,41 @@ pub fn estimate_seeded(board: &Board, to_move: Color, salt: u64) -> Estimate {
         read[k] = true;
         verdict[k] = match crate::reading::read(&p, i, &mut budget) {
             crate::reading::Verdict::Dead => Some(false),
-            crate::reading::Verdict::Unsettled => Some(colors[k] == to_move),
+            crate::reading::Verdict::Unsettled => match std::env::var("EXP_UNSETTLED").as_deref() {
+                Ok("dead") => Some(false),
+                Ok("alive") => Some(true),
+                Ok("none") => None,
+                _ => Some(colors[k] == to_move),
+            },
             crate::reading::Verdict::Alive | crate::reading::Verdict::Open => None,
         };
     }
     condition_on_reading(&p, &chain, &pass_alive, &verdict, &lived, run, &mut own);
+    let mut dead = vec![false; colors.len()];
+    for k in 0..colors.len() {
+        dead[k] = !pass_alive[k]
+            && match verdict[k] {
+                Some(alive) => !alive,
+                None => 2 * own[k] < u64::from(MAX_PLAYOUTS),
+            };
+    }
+    if std::env::var_os("EXP_NOKO").is_none() {
+        for (i, &ch) in chain.iter().enumerate() {
+            if ch != NONE && dead[ch as usize] && saved_by_ko(&p, &chain, &dead, i) {
+                dead[ch as usize] = false;
+                verdict[ch as usize] = Some(true);
+            }
+        }
+    }
     let mut out = Estimate::default();
     for (i, &ch) in chain.iter().enumerate() {
         if ch == NONE || pass_alive[ch as usize] {
             continue;
         }
-        let o = own[ch as usize];
-        let dead = match verdict[ch as usize] {
-            Some(alive) => !alive,
-            None => {
-                if in_doubt(o) {
-                    out.uncertain.push(p.point(i));
-                }
-                2 * o < u64::from(MAX_PLAYOUTS)
-            }
-        };
-        if dead {
+        if verdict[ch as usize].is_none() && in_doubt(own[ch as usize]) {
+            out.uncertain.push(p.point(i));
+        }
+        if dead[ch as usize] {
             match colors[ch as usize] {
                 Color::Black => out.black.push(p.point(i)),
                 Color::White => out.white.push(p.point(i)),
@@ -385,6 +399,38 @@ pub fn estimate_seeded(board: &Board, to_move: Color, salt: u64) -> Estimate {
         }
     }
     out
+}
+
+/// Japanese rule 7-2: a lone stone in atari on its owner's eye stands, when the
+/// owner's stones around that eye live. Its only liberty `t` has no other
+/// neighbour than the owner's stones, so the opponent's capture there is a ko:
+/// the capturing stone is left with the captured point as its one liberty, and
+/// the owner takes back at once. Rule 7-2 forbids the capturer to retake that ko
+/// before passing for it, so the stone cannot be captured for good (rule 7-1):
+/// it lives, and the players leave it standing (the owner connects at `t` when
+/// that keeps two liberties; in a seki the stone simply stays). `at` is the
+/// stone's point.
+fn saved_by_ko(p: &Position, chain: &[u32], dead: &[bool], at: usize) -> bool {
+    let Some(c) = p.cells[at] else { return false };
+    if p.neighbours(at).any(|j| p.cells[j] == Some(c)) {
+        return false;
+    }
+    let libs: Vec<usize> = p.neighbours(at).filter(|&j| p.cells[j].is_none()).collect();
+    let [t] = libs[..] else { return false };
+    let mut owners = 0;
+    for j in p.neighbours(t) {
+        match p.cells[j] {
+            Some(x) if x == c && j != at => {
+                if dead[chain[j] as usize] {
+                    return false;
+                }
+                owners += 1;
+            }
+            Some(x) if x == c => {}
+            _ => return false,
+        }
+    }
+    owners > 0
 }
 
 /// How far (in steps between neighbouring points) a chain settled by reading

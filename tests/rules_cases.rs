@@ -140,6 +140,39 @@ const CASES: &[Case] = &[
         no_result: None,
         codes: &["A501"],
     },
+    // The Japanese count cases (below): positions set up and counted, no move.
+    Case {
+        file: "count-false-eye-no-fill",
+        aga: &[],
+        japanese: &[],
+        swedish: &[],
+        no_result: None,
+        codes: &[],
+    },
+    Case {
+        file: "count-point-to-fill",
+        aga: &[],
+        japanese: &[],
+        swedish: &[],
+        no_result: None,
+        codes: &[],
+    },
+    Case {
+        file: "count-seki-three-shared",
+        aga: &[],
+        japanese: &[],
+        swedish: &[],
+        no_result: None,
+        codes: &[],
+    },
+    Case {
+        file: "count-seki-two-shared",
+        aga: &[],
+        japanese: &[],
+        swedish: &[],
+        no_result: None,
+        codes: &[],
+    },
     Case {
         file: "tt-pass-19",
         aga: &[],
@@ -267,4 +300,110 @@ fn passes_are_counted_for_scoring() {
     assert_eq!(end.trailing_passes, 1);
     assert_eq!(end.passes, [0, 2]);
     assert_eq!(r.games[0].moves, 4);
+}
+
+/// A Japanese count derived by hand from rules 8-10 (the comment of each file
+/// gives the reasoning): territory per colour, the points rule 8 leaves out,
+/// and the recorded result, which is that count.
+struct Count {
+    file: &'static str,
+    territory: [u32; 2],
+    seki_eyes: &'static [&'static str],
+    to_fill: &'static [&'static str],
+}
+
+const COUNTS: &[Count] = &[
+    Count {
+        file: "count-point-to-fill",
+        territory: [48, 2],
+        seki_eyes: &[],
+        to_fill: &["ae"],
+    },
+    Count {
+        file: "count-seki-two-shared",
+        territory: [37, 3],
+        seki_eyes: &["aa", "ea"],
+        to_fill: &[],
+    },
+    Count {
+        file: "count-seki-three-shared",
+        territory: [35, 2],
+        seki_eyes: &["aa", "ea"],
+        to_fill: &[],
+    },
+    Count {
+        file: "count-false-eye-no-fill",
+        territory: [13, 45],
+        seki_eyes: &[],
+        to_fill: &[],
+    },
+];
+
+#[test]
+fn every_japanese_count_case_is_counted_as_the_rules_say() {
+    for c in COUNTS {
+        let r = audit_file(&path(c.file), &AuditOptions::default());
+        let g = &r.games[0];
+        let sgfaudit::scoring::Scoring::Scored(s) = &g.scoring else {
+            panic!("{}: not scored", c.file)
+        };
+        let j = &s.scores.japanese;
+        assert_eq!(
+            [j.black.territory, j.white.territory],
+            c.territory,
+            "{}: Japanese territory",
+            c.file
+        );
+        let names = |v: &[sgfaudit::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
+        assert_eq!(
+            names(&s.position.seki_eye_points),
+            c.seki_eyes,
+            "{}",
+            c.file
+        );
+        assert_eq!(names(&s.position.fill_points), c.to_fill, "{}", c.file);
+        let check = s.result_check.as_ref().expect("RE is a count");
+        assert!(check.matches, "{}: {check:?}", c.file);
+    }
+}
+
+/// triple-ko.sgf with an RU property added to its root.
+fn triple_ko_under(ru: &str) -> sgfaudit::audit::FileReport {
+    let text = std::fs::read_to_string(path("triple-ko")).unwrap();
+    let text = text.replacen("SZ[13]", &format!("SZ[13]{ru}"), 1);
+    common::audit_text(&text)
+}
+
+#[test]
+fn a_move_is_an_error_only_under_the_rules_the_record_declares() {
+    use sgfaudit::findings::Severity::{Error, Info, Warning};
+    let severity = |r: &sgfaudit::audit::FileReport, code: &str| {
+        let f = r.games[0].findings.iter().find(|f| f.code.id() == code);
+        f.map(|f| f.severity)
+    };
+    // Move 6 recreates the start: AGA and Swedish superko, Japanese rule 12.
+    let japanese = triple_ko_under("RU[Japanese]");
+    assert_eq!(severity(&japanese, "R405"), Some(Info));
+    assert_eq!(severity(&japanese, "R407"), Some(Warning));
+    let message = &japanese.games[0].findings[0].message;
+    assert!(
+        message.contains("legal under the declared rules (japanese)")
+            && message.contains("AGA rule 6 and the Swedish ko rule"),
+        "{message}"
+    );
+    let aga = triple_ko_under("RU[AGA]");
+    assert_eq!(severity(&aga, "R405"), Some(Error));
+    assert_eq!(severity(&aga, "R407"), Some(Info));
+    // Chinese rules forbid every repetition: the AGA and Swedish verdicts bind.
+    let chinese = triple_ko_under("RU[Chinese]");
+    assert_eq!(severity(&chinese, "R405"), Some(Error));
+    // No RU: all three rulesets bind.
+    let none = triple_ko_under("");
+    assert_eq!(severity(&none, "R405"), Some(Error));
+    assert_eq!(severity(&none, "R407"), Some(Warning));
+    // The verdicts per ruleset are complete whatever RU says.
+    for r in [&japanese, &aga, &chinese, &none] {
+        assert_eq!(illegal(r, Ruleset::Aga), vec![(6, "superko")]);
+        assert_eq!(illegal(r, Ruleset::Swedish), vec![(6, "superko")]);
+    }
 }

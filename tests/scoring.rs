@@ -524,3 +524,86 @@ fn an_estimate_names_the_stones_it_is_unsure_of() {
     let dead = &scored(&r.games[0]).expect("scored").dead;
     assert!(dead.uncertain.is_empty(), "{:?}", dead.uncertain);
 }
+
+#[test]
+fn without_ru_the_result_is_checked_against_every_counting() {
+    // The wall with two final passes, komi 0.5: Japanese counts B+8.5 (36 - 27
+    // territory), AGA territory B+8.5 too (one pass stone each), area B+8.5.
+    // RE[B+8.5] is given by some counting; RE[B+30.5] by none: C601.
+    let moves = format!("{WALL};B[];W[]");
+    let check = |re: &str| {
+        let r = common::audit_text(&format!("(;GM[1]SZ[9]KM[0.5]RE[{re}];{moves})"));
+        let c = scored(&r.games[0])
+            .and_then(|s| s.result_check.clone())
+            .expect("a check");
+        (c, common::codes(&r))
+    };
+    let (c, codes) = check("B+8.5");
+    assert_eq!((c.declared, c.matches), (None, true), "{c:?}");
+    assert!(
+        c.matching.contains(&sgfaudit::score::Counting::Japanese),
+        "{c:?}"
+    );
+    assert!(!codes.contains(&"C601"), "{codes:?}");
+    let (c, codes) = check("B+30.5");
+    assert!(!c.matches && c.matching.is_empty(), "{c:?}");
+    assert!(codes.contains(&"C601"), "{codes:?}");
+}
+
+#[test]
+fn a_position_with_territory_markup_is_scored_without_final_passes() {
+    // The wall, no passes, RE a resignation, and TB/TW on the last node: the
+    // markup says the position was counted. Without markup it is not scored.
+    let tb: String = (0..4)
+        .flat_map(|x| {
+            (0..9).map(move |y| format!("[{}{}]", (b'a' + x) as char, (b'a' + y) as char))
+        })
+        .collect();
+    let with = common::audit_text(&format!("(;GM[1]SZ[9]RE[B+R];{WALL}TB{tb})"));
+    let s = scored(&with.games[0]).expect("scored: the last node carries markup");
+    assert_eq!(s.dead.source, DeadSource::Markup);
+    let without = common::audit_text(&format!("(;GM[1]SZ[9]RE[B+R];{WALL})"));
+    assert_eq!(
+        without.games[0].scoring,
+        Scoring::NotScored(NotScored::Resigned)
+    );
+    // --score all counts it anyway.
+    let mut opts = AuditOptions::default();
+    opts.scoring.score = sgfaudit::scoring::ScoreMode::All;
+    let all = sgfaudit::audit::audit_bytes(
+        "<test>",
+        format!("(;GM[1]SZ[9]RE[B+R];{WALL})").as_bytes(),
+        &opts,
+        &mut sgfaudit::replay::Replayer::new(),
+    );
+    assert!(scored(&all.games[0]).is_some());
+}
+
+#[test]
+fn the_records_own_count_is_checked_apart_from_the_rules_count() {
+    // The wall with two passes and TB marking Black's four columns and TW
+    // White's three: the record's own count is B+9 - 0.5 = B+8.5, as the rules'
+    // count. RE[B+10.5] contradicts the record's own count: C608, not C601.
+    let tb: String = (0..4)
+        .flat_map(|x| {
+            (0..9).map(move |y| format!("[{}{}]", (b'a' + x) as char, (b'a' + y) as char))
+        })
+        .collect();
+    let tw: String = (6..9)
+        .flat_map(|x| {
+            (0..9).map(move |y| format!("[{}{}]", (b'a' + x) as char, (b'a' + y) as char))
+        })
+        .collect();
+    for (re, own) in [("B+8.5", true), ("B+10.5", false)] {
+        let r = common::audit_text(&format!(
+            "(;GM[1]SZ[9]KM[0.5]RU[Japanese]RE[{re}];{WALL};B[];W[]TB{tb}TW{tw})"
+        ));
+        let c = scored(&r.games[0])
+            .and_then(|s| s.result_check.clone())
+            .expect("a check");
+        assert_eq!(c.markup_computed.as_deref(), Some("B+8.5"), "{c:?}");
+        assert_eq!(c.markup_matches, Some(own), "{re}");
+        assert_eq!(common::codes(&r).contains(&"C608"), !own, "{re}");
+        assert!(!common::codes(&r).contains(&"C601"), "{re}");
+    }
+}
