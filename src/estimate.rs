@@ -357,12 +357,7 @@ pub fn estimate_seeded(board: &Board, to_move: Color, salt: u64) -> Estimate {
         read[k] = true;
         verdict[k] = match crate::reading::read(&p, i, &mut budget) {
             crate::reading::Verdict::Dead => Some(false),
-            crate::reading::Verdict::Unsettled => match std::env::var("EXP_UNSETTLED").as_deref() {
-                Ok("dead") => Some(false),
-                Ok("alive") => Some(true),
-                Ok("none") => None,
-                _ => Some(colors[k] == to_move),
-            },
+            crate::reading::Verdict::Unsettled => Some(colors[k] == to_move),
             crate::reading::Verdict::Alive | crate::reading::Verdict::Open => None,
         };
     }
@@ -375,12 +370,10 @@ pub fn estimate_seeded(board: &Board, to_move: Color, salt: u64) -> Estimate {
                 None => 2 * own[k] < u64::from(MAX_PLAYOUTS),
             };
     }
-    if std::env::var_os("EXP_NOKO").is_none() {
-        for (i, &ch) in chain.iter().enumerate() {
-            if ch != NONE && dead[ch as usize] && saved_by_ko(&p, &chain, &dead, i) {
-                dead[ch as usize] = false;
-                verdict[ch as usize] = Some(true);
-            }
+    for (i, &ch) in chain.iter().enumerate() {
+        if ch != NONE && dead[ch as usize] && saved_by_ko(&p, &chain, &dead, i) {
+            dead[ch as usize] = false;
+            verdict[ch as usize] = Some(true);
         }
     }
     let mut out = Estimate::default();
@@ -581,6 +574,29 @@ mod tests {
         let (black, white) = dead_stones(&b, Color::Black);
         assert_eq!(names(&black), ["ca", "ab", "bb", "cb"]);
         assert!(white.is_empty(), "{white:?}");
+    }
+
+    #[test]
+    fn a_lone_stone_in_atari_on_its_owners_eye_lives_by_rule_7_2() {
+        // Black's ca is in atari at ba, an eye point of Black's living group
+        // (aa, bb): White's capture there is a ko that Black takes back at
+        // once, and rule 7-2 forbids White to retake before passing for it.
+        // Whoever moves next, nothing is dead.
+        let rows = [
+            "X.XO.....", //
+            "XXOO.....", //
+            "XXXO.....", //
+            ".XXO.....", //
+            "XXXO.....", //
+            "X.XO.....", //
+            "XXXO.....", //
+            ".XXO.....", //
+            "XXXO.....", //
+        ];
+        for to_move in [Color::Black, Color::White] {
+            let (black, white) = dead_stones(&Board::from_rows(&rows), to_move);
+            assert!(black.is_empty() && white.is_empty(), "{black:?} {white:?}");
+        }
     }
 
     #[test]
