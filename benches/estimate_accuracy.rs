@@ -16,7 +16,7 @@
 
 use std::time::Instant;
 
-use sgfaudit::replay::Replayer;
+use sgfaudit::core::replay::Replayer;
 use sgfaudit::scoring::{dead_by_rule7, dead_from_markup};
 
 fn main() {
@@ -50,7 +50,7 @@ fn main() {
                 .info
                 .result
                 .as_deref()
-                .is_some_and(|re| sgfaudit::result::parse_result(re).is_count());
+                .is_some_and(|re| sgfaudit::scoring::recorded::parse_result(re).is_count());
             let Some(markup) = rec.markup.clone() else {
                 continue;
             };
@@ -69,7 +69,8 @@ fn main() {
                 w.sort_by_key(|p| (p.y, p.x));
                 (b, w)
             };
-            let sgf = |v: &[sgfaudit::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
+            let sgf =
+                |v: &[sgfaudit::core::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
             list.push(serde_json::json!({
                 "file": item.name, "game": i, "size": rec.size,
                 "black": sgf(&truth.0), "white": sgf(&truth.1), "counted_re": counted,
@@ -79,7 +80,7 @@ fn main() {
                 kept.push((rec.clone(), truth.clone(), completed.clone()));
             }
             let t = Instant::now();
-            let e = sgfaudit::estimate::estimate_seeded(board, out.end.to_move(), salt);
+            let e = sgfaudit::dead_stones::estimate_seeded(board, out.end.to_move(), salt);
             let sure = e.uncertain.is_empty();
             let est = (e.black, e.white);
             spent += t.elapsed().as_secs_f64();
@@ -92,7 +93,8 @@ fn main() {
             if est == truth {
                 agree += 1;
             } else if verbose {
-                let only = |a: &[sgfaudit::board::Point], b: &[sgfaudit::board::Point]| {
+                let only = |a: &[sgfaudit::core::board::Point],
+                            b: &[sgfaudit::core::board::Point]| {
                     let v: Vec<String> = a
                         .iter()
                         .filter(|p| !b.contains(p))
@@ -141,7 +143,7 @@ fn main() {
             for (rec, truth, completed) in &kept {
                 let out = rp.replay(rec, &Default::default());
                 let e =
-                    sgfaudit::estimate::estimate_seeded(rp.board(), out.end.to_move(), salt + s);
+                    sgfaudit::dead_stones::estimate_seeded(rp.board(), out.end.to_move(), salt + s);
                 let est = (e.black, e.white);
                 n += u32::from(est == *truth);
                 n7 += u32::from(est == *completed);

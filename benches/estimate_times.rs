@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use sgfaudit::replay::Replayer;
+use sgfaudit::core::replay::Replayer;
 
 fn main() {
     let dirs: Vec<String> = std::env::args().skip(1).collect();
@@ -22,7 +22,7 @@ fn main() {
                 .info
                 .result
                 .as_deref()
-                .is_some_and(|re| sgfaudit::result::parse_result(re).is_count());
+                .is_some_and(|re| sgfaudit::scoring::recorded::parse_result(re).is_count());
             let Some(rec) = parsed.record else {
                 continue;
             };
@@ -31,7 +31,7 @@ fn main() {
                 continue;
             }
             let t = Instant::now();
-            let e = sgfaudit::estimate::estimate(rp.board(), out.end.to_move());
+            let e = sgfaudit::dead_stones::estimate(rp.board(), out.end.to_move());
             let ms = t.elapsed().as_secs_f64() * 1000.0;
             std::hint::black_box(e);
             times.push((ms, format!("{} game {i}", item.name)));

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rayon::prelude::*;
 use sgfaudit::audit::{audit_bytes, AuditOptions};
-use sgfaudit::game::{GameInfo, GameRecord};
-use sgfaudit::replay::Replayer;
+use sgfaudit::core::game::{GameInfo, GameRecord};
+use sgfaudit::core::replay::Replayer;
 use sgfaudit::scoring::{score_game, DeadStonesMode, Scoring, ScoringOptions};
 use sgfaudit::sgf;
 

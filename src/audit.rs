@@ -5,12 +5,13 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::findings::{Code, Finding, Severity};
-use crate::game::GameInfo;
-use crate::replay::{EndState, Replayer, Verdict};
-use crate::rules::RuleOptions;
+use crate::core::findings::{Code, Finding, Severity};
+use crate::core::game::GameInfo;
+use crate::core::replay::{EndState, Replayer, Verdicts};
+use crate::core::rules::RuleOptions;
+use crate::input::InputError;
 use crate::scoring::{score_game, NotScored, Scoring, ScoringOptions};
-use crate::sgf;
+use crate::sgf::{self, NoGame, NoRecord};
 
 /// What the audit is asked to do.
 #[derive(Clone, Debug, Default)]
@@ -22,11 +23,28 @@ pub struct AuditOptions {
     pub inject_fault: Option<String>,
 }
 
+/// Why a game could not be audited.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The file could not be read.
+    #[error("{0}")]
+    Unreadable(InputError),
+    /// The file holds no game tree.
+    #[error("{0}")]
+    NoGame(NoGame),
+    /// The game tree yields no record.
+    #[error("{0}")]
+    NoRecord(NoRecord),
+    /// A bug in sgfaudit; the message is the panic's.
+    #[error("internal error while auditing this game: {0}")]
+    Internal(String),
+}
+
 /// Whether a game could be audited.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Status {
     Ok,
-    Error(String),
+    Error(GameError),
 }
 
 /// The audit of one game.
@@ -40,14 +58,13 @@ pub struct GameReport {
     pub komi: Option<f64>,
     pub moves: u32,
     pub findings: Vec<Finding>,
-    /// Indexed by `Ruleset::index`.
-    pub verdicts: [Verdict; 3],
+    pub verdicts: Verdicts,
     pub end: EndState,
     pub scoring: Scoring,
 }
 
 impl GameReport {
-    fn failed(index: usize, why: String, info: GameInfo, findings: Vec<Finding>) -> GameReport {
+    fn failed(index: usize, why: GameError, info: GameInfo, findings: Vec<Finding>) -> GameReport {
         GameReport {
             index,
             status: Status::Error(why),
@@ -81,8 +98,9 @@ pub struct FileReport {
 
 impl FileReport {
     /// A file that could not be read at all.
-    pub fn unreadable(path: String, why: String) -> FileReport {
-        let f = Finding::new(Code::UnreadableFile, why.clone());
+    pub fn unreadable(path: String, why: InputError) -> FileReport {
+        let f = Finding::new(Code::UnreadableFile, why.to_string());
+        let why = GameError::Unreadable(why);
         FileReport {
             path,
             encoding: None,
@@ -101,8 +119,9 @@ pub fn audit_bytes(
     let collection = sgf::read(bytes);
     let mut file_findings = collection.file_findings();
     let encoding = Some(collection.decoded.encoding.name());
-    if let Some((code, why)) = collection.no_game_reason() {
-        file_findings.push(Finding::new(code, why.clone()));
+    if let Some(why) = collection.no_game_reason() {
+        file_findings.push(Finding::new(why.code(), why.to_string()));
+        let why = GameError::NoGame(why);
         return FileReport {
             path: path.to_string(),
             encoding,
@@ -131,14 +150,9 @@ pub fn audit_bytes(
             Err(payload) => {
                 // The replayer may be half-way through a game: start afresh.
                 *replayer = Replayer::new();
-                let msg = panic_message(&payload);
-                let why = format!("internal error while auditing this game: {msg}");
-                GameReport::failed(
-                    index,
-                    why.clone(),
-                    GameInfo::default(),
-                    vec![Finding::new(Code::InternalError, why)],
-                )
+                let why = GameError::Internal(panic_message(&payload));
+                let finding = Finding::new(Code::InternalError, why.to_string());
+                GameReport::failed(index, why, GameInfo::default(), vec![finding])
             }
         };
         if index == 0 && !file_findings.is_empty() {
@@ -173,7 +187,7 @@ fn audit_game(
 ) -> GameReport {
     let parsed = collection.parse_game(index);
     let Some(record) = parsed.record else {
-        let why = parsed.error.unwrap_or_else(|| "no game".into());
+        let why = GameError::NoRecord(parsed.error.unwrap_or(NoRecord::Unparsable));
         return GameReport::failed(index, why, parsed.info, parsed.findings);
     };
     let outcome = replayer.replay(&record, &opts.rules);

@@ -21,31 +21,19 @@
 //!
 //! ```
 //! use sgfaudit::audit::{audit_bytes, AuditOptions};
-//! use sgfaudit::replay::Replayer;
-//! use sgfaudit::rules::Ruleset;
+//! use sgfaudit::core::replay::Replayer;
+//! use sgfaudit::core::rules::Ruleset;
 //!
 //! let sgf = b"(;SZ[9];B[ee];W[ee])";
 //! let report = audit_bytes("demo.sgf", sgf, &AuditOptions::default(), &mut Replayer::new());
-//! let aga = &report.games[0].verdicts[Ruleset::Aga.index()];
+//! let aga = &report.games[0].verdicts.aga;
 //! assert_eq!(aga.illegal[0].kind.key(), "occupied");
 //! ```
-pub mod archive;
 pub mod audit;
-pub mod board;
-pub mod estimate;
-pub mod findings;
-pub mod game;
+pub mod core;
+pub mod dead_stones;
 pub mod input;
-mod japanese;
 pub mod pipeline;
-mod playout;
-mod position;
-mod reading;
-pub mod replay;
 pub mod report;
-pub mod result;
-pub mod rules;
-pub mod score;
 pub mod scoring;
 pub mod sgf;
-pub mod territory;

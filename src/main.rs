@@ -8,14 +8,14 @@ use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use sgfaudit::audit::AuditOptions;
-use sgfaudit::findings::{Code, Severity};
+use sgfaudit::core::findings::{Code, Severity};
+use sgfaudit::core::rules::{AgaSuperko, RuleOptions, SameColour, SwedishSuicide};
 use sgfaudit::input::{self, Walk};
 use sgfaudit::pipeline;
 use sgfaudit::report::csv::CsvReporter;
 use sgfaudit::report::jsonl::JsonlReporter;
 use sgfaudit::report::text::TextReporter;
 use sgfaudit::report::{Reporter, Summary};
-use sgfaudit::rules::{AgaSuperko, RuleOptions, SameColour, SwedishSuicide};
 use sgfaudit::scoring::{DeadStonesMode, KomiMode, ScoreMode, ScoringOptions};
 
 #[derive(Parser)]

@@ -8,8 +8,8 @@ use std::cell::RefCell;
 use rayon::prelude::*;
 
 use crate::audit::{audit_bytes, AuditOptions, FileReport};
+use crate::core::replay::Replayer;
 use crate::input::Item;
-use crate::replay::Replayer;
 
 /// Input bytes in flight per thread: with the file count (64 per thread), this
 /// bounds memory whatever the size of files or the number of games in them.

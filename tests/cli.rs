@@ -238,7 +238,7 @@ fn codes_lists_every_code() {
 #[test]
 fn output_doc_lists_every_finding_code() {
     let doc = std::fs::read_to_string(root().join("docs/OUTPUT.md")).unwrap();
-    for c in sgfaudit::findings::Code::ALL {
+    for c in sgfaudit::core::findings::Code::ALL {
         assert!(
             doc.contains(&format!("| {} | {} |", c.id(), c.name())),
             "{} missing",

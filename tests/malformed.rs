@@ -5,7 +5,7 @@ mod common;
 
 use common::{audit_text, codes, root, sgf_files};
 use sgfaudit::audit::{audit_bytes, AuditOptions, Status};
-use sgfaudit::replay::Replayer;
+use sgfaudit::core::replay::Replayer;
 
 /// (file, status ok?, codes that must be present)
 const EXPECT: &[(&str, bool, &[&str])] = &[

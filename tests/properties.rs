@@ -5,10 +5,10 @@
 //! stones on the board must equal stones placed minus stones captured.
 
 use proptest::prelude::*;
-use sgfaudit::board::{Color, Point};
-use sgfaudit::game::{Event, GameRecord, MoveKind};
-use sgfaudit::replay::Replayer;
-use sgfaudit::rules::{RuleOptions, Ruleset};
+use sgfaudit::core::board::{Color, Point};
+use sgfaudit::core::game::{Event, GameRecord, MoveKind};
+use sgfaudit::core::replay::Replayer;
+use sgfaudit::core::rules::{RuleOptions, Ruleset};
 
 #[derive(Clone, Debug)]
 struct Game {
@@ -198,13 +198,13 @@ proptest! {
         let out = r.replay(&rec, &RuleOptions::default());
         let mut got = Verdicts::default();
         for rs in Ruleset::ALL {
-            got.illegal[rs.index()] = out.verdicts[rs.index()]
+            got.illegal[rs.index()] = out.verdicts.get(rs)
                 .illegal
                 .iter()
                 .map(|i| (i.move_number, i.kind.key()))
                 .collect();
         }
-        got.no_result = out.verdicts[Ruleset::Japanese.index()].no_result;
+        got.no_result = out.verdicts.japanese.no_result;
         prop_assert_eq!(got, naive(&g));
 
         // The incremental hash equals a hash recomputed from scratch.

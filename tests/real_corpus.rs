@@ -7,9 +7,9 @@ use std::path::Path;
 
 use common::{audit_file, illegal, root, sgf_files, shared_corpus};
 use sgfaudit::audit::{AuditOptions, FileReport, Status};
+use sgfaudit::core::rules::Ruleset;
 use sgfaudit::input::Walk;
 use sgfaudit::pipeline;
-use sgfaudit::rules::Ruleset;
 
 /// Audits a directory through the real pipeline (walk + parallel audit).
 fn audit_dir(dir: &Path) -> Vec<FileReport> {
@@ -46,7 +46,7 @@ fn every_file_accounted_for(dir: &Path, reports: &[FileReport]) {
         );
         for g in &r.games {
             if let Status::Error(why) = &g.status {
-                assert!(!why.is_empty());
+                assert!(!why.to_string().is_empty());
                 assert!(!g.findings.is_empty(), "{}: an error says why", r.path);
             }
         }
@@ -60,7 +60,7 @@ fn occupied(r: &FileReport, n: u32) -> bool {
 }
 
 fn no_result(r: &FileReport) -> Option<u32> {
-    r.games[0].verdicts[Ruleset::Japanese.index()].no_result
+    r.games[0].verdicts.japanese.no_result
 }
 
 fn check_named_records(reports: &[FileReport]) {
@@ -159,7 +159,7 @@ fn shared_corpus_every_file_accounted_for_and_named_records_found() {
         .iter()
         .filter(|r| r.path.contains("yenw-ai"))
         .flat_map(|r| r.games.iter())
-        .flat_map(|g| g.verdicts[Ruleset::Aga.index()].illegal.iter())
+        .flat_map(|g| g.verdicts.aga.illegal.iter())
         .filter(|i| i.kind.key() == "wrong-turn")
         .count();
     assert_eq!(fox_wrong_turns, 0);

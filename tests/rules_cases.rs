@@ -5,7 +5,7 @@ mod common;
 
 use common::{audit_file, codes, illegal, root};
 use sgfaudit::audit::AuditOptions;
-use sgfaudit::rules::{AgaSuperko, RuleOptions, Ruleset, SwedishSuicide};
+use sgfaudit::core::rules::{AgaSuperko, RuleOptions, Ruleset, SwedishSuicide};
 
 type Expect = &'static [(u32, &'static str)];
 
@@ -221,8 +221,7 @@ fn every_case_gets_its_verdict_under_every_ruleset() {
             c.file
         );
         assert_eq!(
-            r.games[0].verdicts[Ruleset::Japanese.index()].no_result,
-            c.no_result,
+            r.games[0].verdicts.japanese.no_result, c.no_result,
             "{}: japanese rule 12",
             c.file
         );
@@ -283,7 +282,7 @@ fn swedish_suicide_can_be_forbidden() {
 fn a_hand_written_double_move_can_be_read_as_an_omitted_pass() {
     let opts = AuditOptions {
         rules: RuleOptions {
-            same_colour: sgfaudit::rules::SameColour::OmittedPass,
+            same_colour: sgfaudit::core::rules::SameColour::OmittedPass,
             ..Default::default()
         },
         ..Default::default()
@@ -354,7 +353,8 @@ fn every_japanese_count_case_is_counted_as_the_rules_say() {
             "{}: Japanese territory",
             c.file
         );
-        let names = |v: &[sgfaudit::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
+        let names =
+            |v: &[sgfaudit::core::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
         assert_eq!(
             names(&s.position.seki_eye_points),
             c.seki_eyes,
@@ -376,7 +376,7 @@ fn triple_ko_under(ru: &str) -> sgfaudit::audit::FileReport {
 
 #[test]
 fn a_move_is_an_error_only_under_the_rules_the_record_declares() {
-    use sgfaudit::findings::Severity::{Error, Info, Warning};
+    use sgfaudit::core::findings::Severity::{Error, Info, Warning};
     let severity = |r: &sgfaudit::audit::FileReport, code: &str| {
         let f = r.games[0].findings.iter().find(|f| f.code.id() == code);
         f.map(|f| f.severity)

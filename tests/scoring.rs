@@ -87,7 +87,7 @@ fn a_clean_server_archive_has_no_error() {
         let errors: Vec<&str> = r.games[0]
             .findings
             .iter()
-            .filter(|x| x.severity == sgfaudit::findings::Severity::Error)
+            .filter(|x| x.severity == sgfaudit::core::findings::Severity::Error)
             .map(|x| x.message.as_str())
             .collect();
         assert!(errors.is_empty(), "{}: {errors:?}", r.path);
@@ -136,7 +136,7 @@ fn a_capturable_stone_the_markup_leaves_standing_is_named_not_counted() {
     let g = &r.games[0];
     let s = scored(g).expect("scored");
     let c = s.result_check.as_ref().expect("a result check");
-    let names = |v: &[sgfaudit::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
+    let names = |v: &[sgfaudit::core::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
     assert_eq!(names(&s.dead.added_by_rule7), ["de", "lm"]);
     assert!(!s.dead.black.contains(&s.dead.added_by_rule7[0]));
     assert_eq!(s.scores.japanese.result(), "W+9.5");
@@ -149,7 +149,7 @@ fn a_capturable_stone_the_markup_leaves_standing_is_named_not_counted() {
     );
     let rule7 = g.findings.iter().find(|f| f.code.id() == "C607");
     let rule7 = rule7.expect("C607");
-    assert_eq!(rule7.severity, sgfaudit::findings::Severity::Info);
+    assert_eq!(rule7.severity, sgfaudit::core::findings::Severity::Info);
     assert!(
         rule7.message.contains("leaves standing B de lm"),
         "{}",
@@ -245,7 +245,7 @@ fn every_divergence_adds_up_exactly() {
 
 fn markup_and_estimate(
     f: &std::path::Path,
-    rp: &mut sgfaudit::replay::Replayer,
+    rp: &mut sgfaudit::core::replay::Replayer,
 ) -> Option<(DeadSets, DeadSets)> {
     let bytes = std::fs::read(f).unwrap();
     let c = sgfaudit::sgf::read(&bytes);
@@ -258,15 +258,18 @@ fn markup_and_estimate(
     let truth = sgfaudit::scoring::dead_from_markup(rp.board(), &m);
     Some((
         truth,
-        sgfaudit::estimate::dead_stones(rp.board(), out.end.to_move()),
+        sgfaudit::dead_stones::dead_stones(rp.board(), out.end.to_move()),
     ))
 }
 
-type DeadSets = (Vec<sgfaudit::board::Point>, Vec<sgfaudit::board::Point>);
+type DeadSets = (
+    Vec<sgfaudit::core::board::Point>,
+    Vec<sgfaudit::core::board::Point>,
+);
 
 #[test]
 fn the_estimator_finds_the_markups_dead_stones_on_most_games() {
-    let mut rp = sgfaudit::replay::Replayer::new();
+    let mut rp = sgfaudit::core::replay::Replayer::new();
     let (mut games, mut agree) = (0, 0);
     for f in sgf_files(&root().join("corpus/real/gnugo-regression")) {
         if let Some((truth, est)) = markup_and_estimate(&f, &mut rp) {
@@ -290,7 +293,7 @@ fn the_estimator_reads_sekis_and_races_as_the_markup_does() {
     // string, not the stone whose capture would leave it in atari again); and
     // nicklas3's corner, a squared four that the playouts leave in doubt and
     // reading proves dead whoever moves first. The estimate equals the markup.
-    let mut rp = sgfaudit::replay::Replayer::new();
+    let mut rp = sgfaudit::core::replay::Replayer::new();
     for file in [
         "FSGCBot-dr.sgf",
         "arb/dumonteil-5.sgf",
@@ -315,16 +318,17 @@ fn a_race_that_the_side_to_move_decides_goes_to_the_player_whose_turn_it_is() {
     // stone at sf beside them, as the markup has it. White to move: the corner
     // dies instead.
     let f = root().join("corpus/real/gnugo-regression/kgs/20040516-GoBucks-GnuGoCVS.sgf");
-    let mut rp = sgfaudit::replay::Replayer::new();
+    let mut rp = sgfaudit::core::replay::Replayer::new();
     let (truth, est) = markup_and_estimate(&f, &mut rp).expect("scored");
-    let sgf = |v: &Vec<sgfaudit::board::Point>| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
+    let sgf = |v: &Vec<sgfaudit::core::board::Point>| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
     assert!(
         sgf(&truth.1).contains(&"sf".to_string()),
         "{:?}",
         sgf(&truth.1)
     );
     assert_eq!(est, truth);
-    let (black, _) = sgfaudit::estimate::dead_stones(rp.board(), sgfaudit::board::Color::White);
+    let (black, _) =
+        sgfaudit::dead_stones::dead_stones(rp.board(), sgfaudit::core::board::Color::White);
     for corner in ["ra", "rb", "qc", "sd"] {
         assert!(
             sgf(&black).contains(&corner.to_string()),
@@ -344,7 +348,7 @@ fn dead_stones_inside_the_other_sides_area_are_found() {
     );
     let dead = &scored(&r.games[0]).expect("scored").dead;
     assert_eq!(dead.source, DeadSource::Estimated);
-    let sgf = |v: &Vec<sgfaudit::board::Point>| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
+    let sgf = |v: &Vec<sgfaudit::core::board::Point>| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
     assert_eq!(sgf(&dead.black), ["hh"]);
     assert_eq!(sgf(&dead.white), ["bb"]);
 }
@@ -541,7 +545,8 @@ fn without_ru_the_result_is_checked_against_every_counting() {
     let (c, codes) = check("B+8.5");
     assert_eq!((c.declared, c.matches), (None, true), "{c:?}");
     assert!(
-        c.matching.contains(&sgfaudit::score::Counting::Japanese),
+        c.matching
+            .contains(&sgfaudit::scoring::counting::Counting::Japanese),
         "{c:?}"
     );
     assert!(!codes.contains(&"C601"), "{codes:?}");
@@ -574,7 +579,7 @@ fn a_position_with_territory_markup_is_scored_without_final_passes() {
         "<test>",
         format!("(;GM[1]SZ[9]RE[B+R];{WALL})").as_bytes(),
         &opts,
-        &mut sgfaudit::replay::Replayer::new(),
+        &mut sgfaudit::core::replay::Replayer::new(),
     );
     assert!(scored(&all.games[0]).is_some());
 }
@@ -616,7 +621,7 @@ fn the_estimator_finds_the_kgs_servers_dead_stones() {
     let Some(dir) = common::kgs_scored() else {
         return;
     };
-    let mut rp = sgfaudit::replay::Replayer::new();
+    let mut rp = sgfaudit::core::replay::Replayer::new();
     let (mut games, mut agree) = (0, 0);
     for f in sgf_files(&dir) {
         if let Some((truth, est)) = markup_and_estimate(&f, &mut rp) {

@@ -1,7 +1,7 @@
 //! Any bytes as a finished game with territory markup: replay and score it.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use sgfaudit::game::GameInfo;
+use sgfaudit::core::game::GameInfo;
 use sgfaudit::scoring::{score_game, Scoring, ScoringOptions};
 
 fuzz_target!(|data: &[u8]| {

@@ -1,9 +1,9 @@
 //! Bytes to a game record: byte 0 picks the size (1..=13), then each byte pair is
 //! a move (a pass when out of range), colours mostly alternating; a final 0xFF
 //! byte run adds territory markup.
-use sgfaudit::board::{Color, Point};
-use sgfaudit::game::{Event, GameRecord, Markup, MoveKind};
-use sgfaudit::replay::{ReplayOutcome, Replayer};
+use sgfaudit::core::board::{Color, Point};
+use sgfaudit::core::game::{Event, GameRecord, Markup, MoveKind};
+use sgfaudit::core::replay::{ReplayOutcome, Replayer};
 
 pub fn record(data: &[u8]) -> GameRecord {
     let size = data.first().map_or(9, |b| b % 13 + 1);

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 
 use super::{Reporter, Summary};
 use crate::audit::{FileReport, GameReport, Status};
-use crate::findings::{Finding, Severity};
-use crate::rules::Ruleset;
-use crate::score::{Counting, Scores};
+use crate::core::findings::{Finding, Severity};
+use crate::core::rules::Ruleset;
+use crate::scoring::counting::{Counting, Scores};
 use crate::scoring::{ResultCheck, Scored, Scoring};
 
 const GAMES: &str = "games.csv";
@@ -39,7 +39,7 @@ fn count(g: &GameReport, s: Severity) -> String {
         .to_string()
 }
 fn illegal(g: &GameReport, r: Ruleset) -> String {
-    g.verdicts[r.index()].illegal.len().to_string()
+    g.verdicts.get(r).illegal.len().to_string()
 }
 fn result(g: &GameReport, c: Counting) -> String {
     opt(scores(g).map(|s| s.get(c).result()))
@@ -83,7 +83,7 @@ pub const GAME_COLUMNS: &[Column<GameValue>] = &[
         name: "error",
         value: |_, g| match &g.status {
             Status::Ok => String::new(),
-            Status::Error(e) => e.clone(),
+            Status::Error(e) => e.to_string(),
         },
     },
     Column {
@@ -140,7 +140,7 @@ pub const GAME_COLUMNS: &[Column<GameValue>] = &[
     },
     Column {
         name: "japanese_no_result_move",
-        value: |_, g| opt(g.verdicts[Ruleset::Japanese.index()].no_result),
+        value: |_, g| opt(g.verdicts.japanese.no_result),
     },
     Column {
         name: "not_scored",

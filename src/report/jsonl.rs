@@ -6,10 +6,10 @@ use serde::Serialize;
 
 use super::{Reporter, Summary};
 use crate::audit::{FileReport, GameReport, Status};
-use crate::findings::Finding;
-use crate::replay::Verdict;
-use crate::rules::Ruleset;
-use crate::score::{Counting, Score, Side};
+use crate::core::findings::Finding;
+use crate::core::replay::RulesetVerdict;
+use crate::core::rules::Ruleset;
+use crate::scoring::counting::{Counting, Score, Side};
 use crate::scoring::Scoring;
 
 #[derive(Serialize)]
@@ -17,7 +17,7 @@ struct GameJson<'a> {
     file: &'a str,
     game: usize,
     status: &'static str,
-    error: Option<&'a str>,
+    error: Option<String>,
     encoding: Option<&'static str>,
     board_size: Option<u8>,
     handicap: u32,
@@ -187,7 +187,7 @@ struct NoResultJson {
     move_number: u32,
 }
 
-fn verdict(v: &Verdict) -> VerdictJson {
+fn verdict(v: &RulesetVerdict) -> VerdictJson {
     VerdictJson {
         illegal: v
             .illegal
@@ -209,12 +209,12 @@ fn verdict(v: &Verdict) -> VerdictJson {
 fn game_json<'a>(file: &'a FileReport, g: &'a GameReport) -> GameJson<'a> {
     let (status, error) = match &g.status {
         Status::Ok => ("ok", None),
-        Status::Error(e) => ("error", Some(e.as_str())),
+        Status::Error(e) => ("error", Some(e.to_string())),
     };
     let mut rulesets = RulesetsJson {
-        aga: verdict(&g.verdicts[Ruleset::Aga.index()]),
-        japanese: verdict(&g.verdicts[Ruleset::Japanese.index()]),
-        swedish: verdict(&g.verdicts[Ruleset::Swedish.index()]),
+        aga: verdict(&g.verdicts.aga),
+        japanese: verdict(&g.verdicts.japanese),
+        swedish: verdict(&g.verdicts.swedish),
         chinese: ChineseJson { score: None },
     };
     let (mut not_scored, mut dead_stones, mut result_check) = (None, None, None);

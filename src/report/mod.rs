@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use std::io;
 
 use crate::audit::{FileReport, Status};
-use crate::findings::{Code, Severity};
-use crate::rules::Ruleset;
-use crate::score::Counting;
+use crate::core::findings::{Code, Severity};
+use crate::core::rules::Ruleset;
+use crate::scoring::counting::Counting;
 use crate::scoring::{DeadSource, NotScored, Scoring};
 
 /// A line of the summary's result-check table: which count was held against RE.
@@ -150,7 +150,7 @@ impl Summary {
                 }
             }
             for r in Ruleset::ALL {
-                let v = &g.verdicts[r.index()];
+                let v = &g.verdicts.get(r);
                 for i in &v.illegal {
                     *self.illegal.entry((r, i.kind.key())).or_default() += 1;
                 }

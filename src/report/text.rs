@@ -4,8 +4,8 @@ use std::io::{self, Write};
 
 use super::{Reporter, Summary};
 use crate::audit::FileReport;
-use crate::findings::Severity;
-use crate::rules::Ruleset;
+use crate::core::findings::Severity;
+use crate::core::rules::Ruleset;
 
 /// Prints the summary when the run is over.
 pub struct TextReporter<W: Write> {

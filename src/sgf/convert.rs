@@ -6,9 +6,9 @@
 use sgf_parse::go::{Move, Prop};
 use sgf_parse::{SgfNode, SgfProp};
 
-use crate::board::{Color, Point, MAX_SIZE};
-use crate::findings::{Code, Finding};
-use crate::game::{Event, GameInfo, GameRecord, Markup, MoveKind};
+use crate::core::board::{Color, Point, MAX_SIZE};
+use crate::core::findings::{Code, Finding};
+use crate::core::game::{Event, GameInfo, GameRecord, Markup, MoveKind};
 
 /// Names in the game info that mark a record written by a server or program.
 const MACHINE_MARKS: &[&str] = &[
@@ -31,12 +31,42 @@ const MACHINE_MARKS: &[&str] = &[
     "katrain",
 ];
 
+/// Why a game tree yields no record.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoRecord {
+    #[error("SZ[{0}:{1}]: rectangular boards are not supported")]
+    Rectangular(u8, u8),
+    #[error("SZ[{0}] is outside 1..=52")]
+    SizeOutOfRange(u8),
+    #[error("SZ[{0}] is not a board size in 1..=52")]
+    SizeNotANumber(String),
+    #[error("GM[{0}] is not Go (GM[1])")]
+    NotGo(String),
+    #[error("GM says this is not Go, or the game could not be parsed")]
+    NotGoOrUnparsable,
+    #[error("the game tree could not be parsed")]
+    Unparsable,
+}
+
+impl NoRecord {
+    /// The finding that reports it.
+    pub fn code(&self) -> Code {
+        match self {
+            NoRecord::Rectangular(..)
+            | NoRecord::SizeOutOfRange(_)
+            | NoRecord::SizeNotANumber(_) => Code::BadSize,
+            NoRecord::NotGo(_) | NoRecord::NotGoOrUnparsable => Code::NotGo,
+            NoRecord::Unparsable => Code::ParseFailed,
+        }
+    }
+}
+
 /// A converted game, or why it could not be.
 pub struct Converted {
     pub record: Option<GameRecord>,
     pub info: GameInfo,
     /// Why the game could not be audited, when `record` is `None`.
-    pub error: Option<String>,
+    pub error: Option<NoRecord>,
     pub findings: Vec<Finding>,
 }
 
@@ -95,7 +125,7 @@ pub fn convert(root: &SgfNode<Prop>) -> Converted {
 pub struct Converter {
     record: Option<GameRecord>,
     info: GameInfo,
-    error: Option<String>,
+    error: Option<NoRecord>,
     findings: Vec<Finding>,
     markup: Option<Markup>,
     moves: u32,
@@ -149,25 +179,21 @@ impl Converter {
                 Prop::SZ((w, h)) => {
                     if w != h {
                         size = None;
-                        size_error =
-                            Some(format!("SZ[{w}:{h}]: rectangular boards are not supported"));
+                        size_error = Some(NoRecord::Rectangular(*w, *h));
                     } else if *w == 0 || usize::from(*w) > MAX_SIZE {
                         size = None;
-                        size_error = Some(format!("SZ[{w}] is outside 1..=52"));
+                        size_error = Some(NoRecord::SizeOutOfRange(*w));
                     } else {
                         size = Some(*w);
                     }
                 }
                 Prop::Invalid(id, v) if id == "SZ" => {
                     size = None;
-                    size_error = Some(format!(
-                        "SZ[{}] is not a board size in 1..=52",
-                        v.join("][")
-                    ));
+                    size_error = Some(NoRecord::SizeNotANumber(v.join("][")));
                 }
                 Prop::GM(g) if *g != 1 => {
                     size = None;
-                    size_error = Some(format!("GM[{g}] is not Go (GM[1])"));
+                    size_error = Some(NoRecord::NotGo(g.to_string()));
                 }
                 Prop::HA(h) => handicap = u32::try_from(*h).unwrap_or(0),
                 Prop::Invalid(id, v) if id == "HA" => {
@@ -231,13 +257,8 @@ impl Converter {
         }
 
         let Some(size) = size else {
-            let why = size_error.unwrap_or_else(|| "unusable board size".into());
-            let code = if why.starts_with("GM") {
-                Code::NotGo
-            } else {
-                Code::BadSize
-            };
-            findings.push(Finding::new(code, why.clone()));
+            let why = size_error.unwrap_or(NoRecord::SizeNotANumber(String::new()));
+            findings.push(Finding::new(why.code(), why.to_string()));
             return Converter {
                 record: None,
                 info,
@@ -280,8 +301,8 @@ impl Converter {
                 binding: info
                     .rules
                     .as_deref()
-                    .and_then(crate::result::parse_rules)
-                    .map(crate::result::DeclaredRules::binding),
+                    .and_then(crate::scoring::recorded::parse_rules)
+                    .map(crate::scoring::recorded::DeclaredRules::binding),
                 ..Default::default()
             }),
             info,

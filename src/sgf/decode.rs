@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 
-use crate::findings::{Code, Finding};
+use crate::core::findings::{Code, Finding};
 
 /// Decoded text and what was assumed to get it.
 pub struct Decoded<'a> {

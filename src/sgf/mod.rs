@@ -11,11 +11,31 @@ pub mod scan;
 
 use sgf_parse::{parse_with_options, GameTree, ParseOptions};
 
-use crate::findings::{Code, Finding, Location};
-use crate::game::{GameInfo, GameRecord};
+use crate::core::findings::{Code, Finding, Location};
+use crate::core::game::{GameInfo, GameRecord};
 
+pub use convert::NoRecord;
 pub use decode::Decoded;
 pub use scan::Scan;
+
+/// Why a file holds no game tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoGame {
+    #[error("the file is empty")]
+    Empty,
+    #[error("no SGF game tree `(;` found")]
+    NotSgf,
+}
+
+impl NoGame {
+    /// The finding that reports it.
+    pub fn code(self) -> Code {
+        match self {
+            NoGame::Empty => Code::EmptyFile,
+            NoGame::NotSgf => Code::NotSgf,
+        }
+    }
+}
 
 /// A decoded and scanned file, ready to parse game by game.
 pub struct Collection<'a> {
@@ -30,7 +50,7 @@ pub struct ParsedGame {
     pub record: Option<GameRecord>,
     pub info: GameInfo,
     /// Why there is no record.
-    pub error: Option<String>,
+    pub error: Option<NoRecord>,
     pub findings: Vec<Finding>,
 }
 
@@ -92,14 +112,14 @@ impl Collection<'_> {
     }
 
     /// Why the file holds no game, when it holds none.
-    pub fn no_game_reason(&self) -> Option<(Code, String)> {
+    pub fn no_game_reason(&self) -> Option<NoGame> {
         if !self.scan.trees.is_empty() {
             return None;
         }
         if self.decoded.text.trim().is_empty() {
-            Some((Code::EmptyFile, "the file is empty".into()))
+            Some(NoGame::Empty)
         } else {
-            Some((Code::NotSgf, "no SGF game tree `(;` found".into()))
+            Some(NoGame::NotSgf)
         }
     }
 
@@ -185,7 +205,7 @@ impl Collection<'_> {
             return ParsedGame {
                 record: None,
                 info: GameInfo::default(),
-                error: Some("the game tree could not be parsed".into()),
+                error: Some(NoRecord::Unparsable),
                 findings,
             };
         };
@@ -200,7 +220,7 @@ impl Collection<'_> {
                     && findings.iter().any(|f| f.code == Code::ParseFailed)
                 {
                     record = None;
-                    error = Some("the game tree could not be parsed".into());
+                    error = Some(NoRecord::Unparsable);
                 }
                 ParsedGame {
                     record,
@@ -215,8 +235,8 @@ impl Collection<'_> {
                     _ => "?".to_string(),
                 };
                 convert::dismantle(root);
-                let why = format!("GM[{gm}] is not Go (GM[1])");
-                findings.push(Finding::new(Code::NotGo, why.clone()));
+                let why = NoRecord::NotGo(gm);
+                findings.push(Finding::new(why.code(), why.to_string()));
                 ParsedGame {
                     record: None,
                     info: GameInfo::default(),
@@ -265,8 +285,8 @@ impl Collection<'_> {
                     convert::dismantle(root);
                 }
                 if converter.is_none() {
-                    let why = "GM says this is not Go, or the game could not be parsed".to_string();
-                    findings.push(Finding::new(Code::NotGo, why.clone()));
+                    let why = NoRecord::NotGoOrUnparsable;
+                    findings.push(Finding::new(why.code(), why.to_string()));
                     return ParsedGame {
                         record: None,
                         info: GameInfo::default(),
@@ -300,7 +320,7 @@ impl Collection<'_> {
             return ParsedGame {
                 record: None,
                 info: GameInfo::default(),
-                error: Some("the game tree could not be parsed".into()),
+                error: Some(NoRecord::Unparsable),
                 findings,
             };
         };

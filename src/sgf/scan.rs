@@ -5,7 +5,7 @@
 //!
 //! It never fails and never recurses: nesting depth is a counter.
 
-use crate::findings::{Code, Location};
+use crate::core::findings::{Code, Location};
 
 /// Problems recorded per game tree before the rest are only counted.
 const MAX_PROBLEMS: usize = 16;

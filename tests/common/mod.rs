@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use sgfaudit::audit::{audit_bytes, AuditOptions, FileReport};
-use sgfaudit::replay::Replayer;
-use sgfaudit::rules::Ruleset;
+use sgfaudit::core::replay::Replayer;
+use sgfaudit::core::rules::Ruleset;
 
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -57,7 +57,9 @@ pub fn audit_text(text: &str) -> FileReport {
 
 /// (move, kind) of the illegal moves of game 0 under a ruleset.
 pub fn illegal(r: &FileReport, rs: Ruleset) -> Vec<(u32, &'static str)> {
-    r.games[0].verdicts[rs.index()]
+    r.games[0]
+        .verdicts
+        .get(rs)
         .illegal
         .iter()
         .map(|i| (i.move_number, i.kind.key()))

@@ -1,17 +1,21 @@
 //! Which games are scored, with which dead stones and komi; the two checks of
 //! the recorded result (against the record's own TB/TW count, and against the
 //! rules' count of the final position); the decomposition of the differences
-//! between countings. Builds on `score` (the arithmetic), `territory` (the
-//! final position) and `result` (reading RE/RU).
+//! between countings.
 
-use crate::board::{Board, Color, Point};
-use crate::estimate;
-use crate::findings::{Code, Finding};
-use crate::game::{GameInfo, GameRecord, Markup};
-use crate::replay::EndState;
-use crate::result::{parse_result, parse_rules, DeclaredRules, Recorded, WinBy};
-use crate::score::{self, format_margin, owes_last_pass, Counting, Score, Scores, Tally};
-use crate::territory::{self, FinalPosition};
+pub mod counting;
+pub mod final_position;
+mod japanese;
+pub mod recorded;
+
+use self::counting::{format_margin, owes_last_pass, Counting, Score, Scores, Tally};
+use self::final_position::FinalPosition;
+use self::recorded::{parse_result, parse_rules, DeclaredRules, Recorded, WinBy};
+use crate::core::board::{Board, Color, Point};
+use crate::core::findings::{Code, Finding};
+use crate::core::game::{GameInfo, GameRecord, Markup};
+use crate::core::replay::EndState;
+use crate::dead_stones;
 
 /// Where dead stones come from (`--dead-stones`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -83,7 +87,7 @@ pub struct DeadStones {
     pub black: Vec<Point>,
     pub white: Vec<Point>,
     /// Estimated only: stones whose status the playouts left in doubt
-    /// ([`estimate::Estimate::uncertain`]).
+    /// ([`dead_stones::Estimate::uncertain`]).
     pub uncertain: Vec<Point>,
     /// Markup only: lone stones of either colour the markup leaves standing that
     /// Japanese rule 7 makes dead ([`dead_by_rule7`]). Listed, not counted: the
@@ -547,7 +551,7 @@ fn choose_dead_stones(
             }
         }
         (DeadStonesMode::Auto | DeadStonesMode::Estimate, _) => {
-            let e = estimate::estimate(board, end.to_move());
+            let e = dead_stones::estimate(board, end.to_move());
             DeadStones {
                 source: DeadSource::Estimated,
                 black: e.black,
@@ -748,7 +752,7 @@ pub fn score_game(
         return Scoring::NotScored(why);
     }
     let dead = choose_dead_stones(board, record, end, opts.dead_stones);
-    let pos = territory::analyse(board, &dead.all());
+    let pos = final_position::analyse(board, &dead.all());
     let handicap = end.handicap_stones.max(if record.handicap >= 2 {
         record.handicap
     } else {
@@ -760,12 +764,12 @@ pub fn score_game(
         KomiMode::Value(v) => v,
     };
     let count = |pos: &FinalPosition, c: Counting| {
-        score::score(c, &Tally::of(pos, c), end, handicap, komi_for(c))
+        counting::score(c, &Tally::of(pos, c), end, handicap, komi_for(c))
     };
     let scores = Scores::each(|c| count(&pos, c));
     let markup_scores = record.markup.as_ref().map(|m| {
         let t = markup_tally(board, m);
-        Scores::each(|c| score::score(c, &t, end, handicap, komi_for(c)))
+        Scores::each(|c| counting::score(c, &t, end, handicap, komi_for(c)))
     });
     let declared = info
         .rules
@@ -795,13 +799,13 @@ pub fn score_game(
     // rules (Japanese when none is declared): "the japanese count gives W+9.5".
     let count_with = |other_dead: &[Point]| {
         let c = declared.unwrap_or(Counting::Japanese);
-        let s = count(&territory::analyse(board, other_dead), c);
+        let s = count(&final_position::analyse(board, other_dead), c);
         format!("the {} count gives {}", c.key(), s.result())
     };
     // In `auto` mode a markup is checked against an estimate that has no stone in
     // doubt: a markup that leaves a dead stone out changes the count.
     if opts.dead_stones == DeadStonesMode::Auto && dead.source == DeadSource::Markup {
-        let e = estimate::estimate(board, end.to_move());
+        let e = dead_stones::estimate(board, end.to_move());
         // Stones rule 7 makes dead are C607's to report, not a dispute.
         let mut with_rule7 = (dead.black.clone(), dead.white.clone());
         for p in &dead.added_by_rule7 {
@@ -998,7 +1002,7 @@ fn rules_differ_from_markup(
 /// C606: the markup's dead stones differ from an estimate with no stone in doubt.
 fn markup_disputed(
     dead: &DeadStones,
-    e: &estimate::Estimate,
+    e: &dead_stones::Estimate,
     info: &GameInfo,
     count: String,
     findings: &mut Vec<Finding>,

@@ -1,8 +1,8 @@
 //! Reading the recorded result (`RE`) and rules (`RU`) of real archives.
 //! Plain strings in, typed values out; no SGF syntax here.
 
-use crate::board::Color;
-use crate::rules::{Ruleset, RulesetSet};
+use crate::core::board::Color;
+use crate::core::rules::{Ruleset, RulesetSet};
 
 /// How a recorded win was obtained.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread;
 
-use crate::input::{Item, Source};
+use super::error::InputError;
+use super::item::{Item, Source};
 
 /// Entries read ahead of the audit.
 const IN_FLIGHT: usize = 64;
@@ -70,12 +71,12 @@ pub fn entries(path: PathBuf, name: String, kind: Kind) -> Receiver<Item> {
             }
         });
     if let Err(e) = spawned {
-        let _ = tx.send(broken(name, format!("cannot read the archive: {e}")));
+        let _ = tx.send(broken(name, InputError::ArchiveRead(e.to_string())));
     }
     rx
 }
 
-fn broken(name: String, why: String) -> Item {
+fn broken(name: String, why: InputError) -> Item {
     Item {
         name,
         source: Source::Broken(why),
@@ -84,22 +85,21 @@ fn broken(name: String, why: String) -> Item {
 
 /// Reads at most [`MAX_ENTRY_BYTES`] of an entry. The size its header claims
 /// only sizes the first allocation, up to 1 MiB: a header may lie.
-fn read_entry(r: impl Read, size_hint: u64) -> Result<Vec<u8>, String> {
+fn read_entry(r: impl Read, size_hint: u64) -> Result<Vec<u8>, InputError> {
     let mut bytes = Vec::with_capacity(size_hint.min(1 << 20) as usize);
     r.take(MAX_ENTRY_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot unpack the entry: {e}"))?;
+        .map_err(|e| InputError::Unpack(e.to_string()))?;
     if bytes.len() as u64 > MAX_ENTRY_BYTES {
-        return Err(format!(
-            "the entry unpacks to more than {} MiB; not read",
-            MAX_ENTRY_BYTES >> 20
-        ));
+        return Err(InputError::EntryTooLarge {
+            limit: MAX_ENTRY_BYTES,
+        });
     }
     Ok(bytes)
 }
 
 /// Reports the whole archive as unreadable, with why.
-fn unreadable(tx: &SyncSender<Item>, name: &str, why: String) {
+fn unreadable(tx: &SyncSender<Item>, name: &str, why: InputError) {
     send(tx, broken(name.into(), why));
 }
 
@@ -113,7 +113,7 @@ fn open(path: &Path, name: &str, tx: &SyncSender<Item>) -> Option<BufReader<File
     match File::open(path) {
         Ok(f) => Some(BufReader::new(f)),
         Err(e) => {
-            unreadable(tx, name, format!("cannot open the archive: {e}"));
+            unreadable(tx, name, InputError::ArchiveOpen(e.to_string()));
             None
         }
     }
@@ -126,7 +126,7 @@ fn read_zip(path: &Path, name: &str, tx: &SyncSender<Item>) {
     let mut zip = match zip::ZipArchive::new(file) {
         Ok(z) => z,
         Err(e) => {
-            unreadable(tx, name, format!("not a readable zip archive: {e}"));
+            unreadable(tx, name, InputError::NotZip(e.to_string()));
             return;
         }
     };
@@ -152,7 +152,7 @@ fn read_zip(path: &Path, name: &str, tx: &SyncSender<Item>) {
             // unreadable too, so it is named by its place in the archive.
             Err(e) => broken(
                 entry_name(name, &format!("entry {}", i + 1)),
-                format!("cannot read this entry of the zip archive: {e}"),
+                InputError::ZipEntry(e.to_string()),
             ),
         };
         if !send(tx, item) {
@@ -173,7 +173,7 @@ fn read_tar(path: &Path, name: &str, tx: &SyncSender<Item>) {
     let head = match io::BufRead::fill_buf(&mut file) {
         Ok(head) => head,
         Err(e) => {
-            unreadable(tx, name, format!("cannot read the archive: {e}"));
+            unreadable(tx, name, InputError::ArchiveRead(e.to_string()));
             return;
         }
     };
@@ -188,7 +188,7 @@ fn read_tar(path: &Path, name: &str, tx: &SyncSender<Item>) {
     let entries = match tar.entries() {
         Ok(e) => e,
         Err(e) => {
-            unreadable(tx, name, format!("not a readable tar archive: {e}"));
+            unreadable(tx, name, InputError::NotTar(e.to_string()));
             return;
         }
     };
@@ -204,7 +204,7 @@ fn read_tar(path: &Path, name: &str, tx: &SyncSender<Item>) {
                     tx,
                     broken(
                         entry_name(name, &format!("entry {seen}")),
-                        format!("the archive is damaged or cut short from here on: {e}"),
+                        InputError::Damaged(e.to_string()),
                     ),
                 );
                 return;
@@ -216,7 +216,7 @@ fn read_tar(path: &Path, name: &str, tx: &SyncSender<Item>) {
             Err(e) => {
                 let item = broken(
                     entry_name(name, &format!("entry {seen}")),
-                    format!("unreadable entry name: {e}"),
+                    InputError::EntryName(e.to_string()),
                 );
                 if !send(tx, item) {
                     return;
@@ -248,7 +248,7 @@ fn read_tar(path: &Path, name: &str, tx: &SyncSender<Item>) {
 
 /// An archive without a single game entry still appears in the report.
 fn no_games(name: &str) -> Item {
-    broken(name.into(), "the archive holds no *.sgf entry".into())
+    broken(name.into(), InputError::NoGames)
 }
 
 #[cfg(test)]

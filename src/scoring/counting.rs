@@ -4,11 +4,11 @@
 //! Territory is topological: an empty region (dead stones removed) whose
 //! neighbouring living stones are all of one colour belongs to that colour.
 //! The Japanese count leaves out what rule 8 excludes (seki eyes, points to
-//! fill; computed in [`crate::territory`] and [`crate::japanese`]).
+//! fill; computed in [`crate::scoring::final_position`] and [`crate::scoring::japanese`]).
 
-use crate::board::Color;
-use crate::replay::EndState;
-use crate::territory::FinalPosition;
+use crate::core::board::Color;
+use crate::core::replay::EndState;
+use crate::scoring::final_position::FinalPosition;
 
 /// Territory (territory + prisoners) or area (stones + territory) counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,8 +266,8 @@ impl Scores {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
-    use crate::territory::analyse;
+    use crate::core::board::Board;
+    use crate::scoring::final_position::analyse;
 
     fn board(rows: &[&str]) -> Box<Board> {
         Board::from_rows(rows)

@@ -13,10 +13,10 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::board::{Board, Color, Point, MAX_CELLS, PLAYER_KEY};
-use crate::findings::{Code, Finding, Severity};
-use crate::game::{Event, GameRecord, MoveKind};
-use crate::rules::{
+use crate::core::board::{Board, Color, Point, MAX_CELLS, PLAYER_KEY};
+use crate::core::findings::{Code, Finding, Severity};
+use crate::core::game::{Event, GameRecord, MoveKind};
+use crate::core::rules::{
     self, AgaSuperko, IllegalKind, PlacementFacts, Repetition, RuleOptions, Ruleset, RulesetSet,
     SameColour,
 };
@@ -32,11 +32,42 @@ pub struct Illegal {
 
 /// The verdict of one ruleset on the whole record.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Verdict {
+pub struct RulesetVerdict {
     pub illegal: Vec<Illegal>,
     /// Japanese rule 12: the move whose placement first recreated an earlier
     /// whole-board position (a possible "no result"). Always `None` elsewhere.
     pub no_result: Option<u32>,
+}
+
+/// The verdict of each ruleset, by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Verdicts {
+    pub aga: RulesetVerdict,
+    pub japanese: RulesetVerdict,
+    pub swedish: RulesetVerdict,
+}
+
+impl Verdicts {
+    pub fn get(&self, r: Ruleset) -> &RulesetVerdict {
+        match r {
+            Ruleset::Aga => &self.aga,
+            Ruleset::Japanese => &self.japanese,
+            Ruleset::Swedish => &self.swedish,
+        }
+    }
+
+    fn get_mut(&mut self, r: Ruleset) -> &mut RulesetVerdict {
+        match r {
+            Ruleset::Aga => &mut self.aga,
+            Ruleset::Japanese => &mut self.japanese,
+            Ruleset::Swedish => &mut self.swedish,
+        }
+    }
+
+    /// Each ruleset with its verdict, in [`Ruleset::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (Ruleset, &RulesetVerdict)> {
+        Ruleset::ALL.into_iter().map(move |r| (r, self.get(r)))
+    }
 }
 
 /// How the record ended, for scoring.
@@ -81,8 +112,7 @@ pub struct ReplayOutcome {
     /// Move events replayed (passes count, setup does not).
     pub moves: u32,
     pub findings: Vec<Finding>,
-    /// Indexed by [`Ruleset::index`].
-    pub verdicts: [Verdict; 3],
+    pub verdicts: Verdicts,
     pub end: EndState,
 }
 
@@ -383,7 +413,7 @@ impl Replayer {
                 ),
             });
         }
-        let j = &mut run.verdicts[Ruleset::Japanese.index()];
+        let j = &mut run.verdicts.japanese;
         if j.no_result.is_none() && rules::japanese_no_result(facts, japanese_illegal) {
             j.no_result = Some(n);
             // Rule 12 matters to records played under Japanese rules.
@@ -427,7 +457,7 @@ struct Run {
     ko_ban: Option<(u16, Color)>,
     findings: Vec<Finding>,
     omitted: std::collections::BTreeMap<Code, u64>,
-    verdicts: [Verdict; 3],
+    verdicts: Verdicts,
     end: EndState,
 }
 
@@ -635,7 +665,7 @@ impl Run {
         message: impl FnOnce() -> String,
     ) {
         for r in set.iter() {
-            self.verdicts[r.index()].illegal.push(Illegal {
+            self.verdicts.get_mut(r).illegal.push(Illegal {
                 move_number: n,
                 kind,
                 point,
@@ -646,7 +676,7 @@ impl Run {
         // about the other rulesets, for information.
         let binding = set.iter().any(|r| self.binding.contains(r));
         let (severity, message) = if binding {
-            (kind.code().severity(), message())
+            (Code::from(kind).severity(), message())
         } else {
             let declared: Vec<&str> = self.binding.iter().map(Ruleset::key).collect();
             let rules: Vec<&str> = set.iter().map(|r| rules::source_rule(r, kind)).collect();
@@ -661,7 +691,7 @@ impl Run {
             )
         };
         self.note(
-            Finding::new(kind.code(), message)
+            Finding::new(Code::from(kind), message)
                 .at_move(n)
                 .with_point(point)
                 .with_color(color)

@@ -33,7 +33,7 @@
 //! in seki are territory"). Seki belongs to those strings only, not to the
 //! living groups their eyes also touch.
 
-use crate::board::Color;
+use crate::core::board::Color;
 
 /// How a fill of an empty point by one colour would end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

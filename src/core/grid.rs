@@ -1,19 +1,19 @@
 //! A final position as a plain row-major grid, for the analyses that run once
 //! per game (territory, seki, dead-stone estimation) rather than once per move.
 
-use crate::board::{Board, Color, Point};
+use crate::core::board::{Board, Color, Point};
 
 /// Sentinel for "no chain / no region".
 pub(crate) const NONE: u32 = u32::MAX;
 
 /// The stones of a position, row by row (`y * n + x`).
-pub(crate) struct Position {
+pub(crate) struct Grid {
     pub n: usize,
     pub cells: Vec<Option<Color>>,
 }
 
-impl Position {
-    pub fn from_board(board: &Board) -> Position {
+impl Grid {
+    pub fn from_board(board: &Board) -> Grid {
         let n = usize::from(board.size());
         let mut cells = Vec::with_capacity(n * n);
         for y in 0..n {
@@ -21,7 +21,7 @@ impl Position {
                 cells.push(board.get(Point::new(x as u8, y as u8)));
             }
         }
-        Position { n, cells }
+        Grid { n, cells }
     }
 
     /// The on-board neighbours of point `i`.

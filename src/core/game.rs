@@ -1,8 +1,8 @@
 //! The game record as the core sees it: board size, game info and the main line as
 //! a flat list of events. Built from SGF by `sgf::convert`; the core never sees SGF.
 
-use crate::board::{Color, Point};
-use crate::rules::RulesetSet;
+use crate::core::board::{Color, Point};
+use crate::core::rules::RulesetSet;
 
 /// What a move event does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

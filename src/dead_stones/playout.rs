@@ -5,7 +5,7 @@
 //! with the sum and the sum of squares of the liberty cells, so "is this string in
 //! atari, and where is its liberty" costs O(1) (the trick of libEGO and Pachi).
 //! Every playout starts from a copy of the same position; nothing is allocated
-//! while playing. It is not [`crate::board::Board`] on purpose: the replay's board
+//! while playing. It is not [`crate::core::board::Board`] on purpose: the replay's board
 //! keeps a change log and a Zobrist hash that playouts do not need (the log would
 //! grow with every playout move), and lacks the liberty sums they do; adding them
 //! there would slow the per-move replay for every game. Only the string merge is
@@ -24,8 +24,8 @@
 //! seki's shared liberties into a killable shape). Randomness comes from a
 //! fixed-seed generator, so the result depends on the position only.
 
-use crate::board::Color;
-use crate::position::Position;
+use crate::core::board::Color;
+use crate::core::grid::Grid;
 
 /// The largest string a random move may leave in atari anywhere: a single stone
 /// thrown in to spoil an eye (larger ones would break sekis).
@@ -85,7 +85,7 @@ pub(crate) struct PlayoutBoard {
 impl PlayoutBoard {
     /// The board of `p`; the empty points marked in `frozen` are left out of play
     /// (safe territory, where no move can change any chain's fate).
-    pub fn from_position(p: &Position, frozen: &[bool]) -> PlayoutBoard {
+    pub fn from_position(p: &Grid, frozen: &[bool]) -> PlayoutBoard {
         let n = p.n;
         let stride = n + 2;
         let size = stride * stride;
@@ -697,7 +697,7 @@ mod tests {
         for n in [2usize, 3, 5, 9, 13, 19] {
             for game in 0..20 {
                 // A random start: about a third of the points hold stones.
-                let mut p = Position {
+                let mut p = Grid {
                     n,
                     cells: vec![None; n * n],
                 };
@@ -750,7 +750,7 @@ mod tests {
         // Row-major 5x5. White has just played (2,0); Black's stone (1,0) is in
         // atari with its liberty at (1,1), and White's corner stone (0,0) is in
         // atari too: Black captures it at (0,1).
-        let mut p = Position {
+        let mut p = Grid {
             n: 5,
             cells: vec![None; 25],
         };
@@ -774,7 +774,7 @@ mod tests {
     #[test]
     fn after_a_three_stone_capture_the_vital_point_is_taken() {
         // White's straight three (0,0)-(2,0) under Black's wall, liberty (3,0).
-        let mut p = Position {
+        let mut p = Grid {
             n: 5,
             cells: vec![None; 25],
         };
@@ -795,7 +795,7 @@ mod tests {
     }
 
     fn board_of(rows: &[&str]) -> PlayoutBoard {
-        let p = Position::from_board(&crate::board::Board::from_rows(rows));
+        let p = Grid::from_board(&crate::core::board::Board::from_rows(rows));
         PlayoutBoard::from_position(&p, &vec![false; p.n * p.n])
     }
 

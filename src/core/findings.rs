@@ -1,7 +1,7 @@
 //! Findings: what the audit reports, each with a stable code (`docs/OUTPUT.md` lists them).
 
-use crate::board::{Color, Point};
-use crate::rules::RulesetSet;
+use crate::core::board::{Color, Point};
+use crate::core::rules::{IllegalKind, RulesetSet};
 
 /// How serious a finding is. Ordered: `Info < Warning < Error`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -100,6 +100,20 @@ codes! {
     // X: internal
     InternalError = "X900", "internal-error", Error, "A bug in sgfaudit while handling this game; the run went on.";
     FindingsOmitted = "X901", "findings-omitted", Info, "A game had more than 10,000 findings; the rest are counted per code, not listed (its verdicts stay complete).";
+}
+
+impl From<IllegalKind> for Code {
+    /// The finding code of an illegal move of that kind.
+    fn from(kind: IllegalKind) -> Code {
+        match kind {
+            IllegalKind::Occupied => Code::Occupied,
+            IllegalKind::OffBoard => Code::OffBoard,
+            IllegalKind::Suicide => Code::Suicide,
+            IllegalKind::Ko => Code::Ko,
+            IllegalKind::Superko => Code::Superko,
+            IllegalKind::WrongTurn => Code::WrongTurn,
+        }
+    }
 }
 
 /// A place in the source text.

@@ -1,16 +1,16 @@
 //! The final position, analysed once for every counting: living stones, dead
 //! stones, topological territory, dame, and what Japanese rule 8 leaves out of
-//! territory (seki eyes, points to fill; computed in [`crate::japanese`]).
+//! territory (seki eyes, points to fill; computed in [`crate::scoring::japanese`]).
 //!
 //! Vocabulary: a *chain* is a string of stones; a *region* is a maximal connected
 //! set of empty points (dead stones removed); a region bordered by one colour only
 //! is that colour's (topological) territory, one bordered by both is dame.
 //! Topological territory is what AGA, Swedish and area counting count; the
-//! Japanese count leaves out the points [`crate::japanese::settle`] finds.
+//! Japanese count leaves out the points [`crate::scoring::japanese::settle`] finds.
 
-use crate::board::{Board, Color, Point};
-use crate::japanese;
-use crate::position::{Position, NONE};
+use crate::core::board::{Board, Color, Point};
+use crate::core::grid::{Grid, NONE};
+use crate::scoring::japanese;
 
 /// The analysed final position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -50,7 +50,7 @@ impl FinalPosition {
 
 /// Removes `dead` stones from the final position and analyses what is left.
 pub fn analyse(board: &Board, dead: &[Point]) -> FinalPosition {
-    let mut g = Position::from_board(board);
+    let mut g = Grid::from_board(board);
     let n = g.n;
     let mut out = FinalPosition::default();
     for p in dead {

@@ -22,23 +22,23 @@
 //! table keyed by the Zobrist hash, the side to move and the ko point judges
 //! each position once.
 //!
-//! The verdict is [`Verdict::Dead`] when the chain is captured even with its
-//! owner to move first, [`Verdict::Alive`] when it is not captured even with
-//! the attacker to move first, [`Verdict::Unsettled`] when it is captured with
+//! The verdict is [`Outcome::Dead`] when the chain is captured even with its
+//! owner to move first, [`Outcome::Alive`] when it is not captured even with
+//! the attacker to move first, [`Outcome::Unsettled`] when it is captured with
 //! the attacker to move first and not with its owner (the side to move decides
-//! it), and [`Verdict::Open`] when the search passed [`NODE_LIMIT`] positions or
+//! it), and [`Outcome::Open`] when the search passed [`NODE_LIMIT`] positions or
 //! [`MAX_CANDIDATES`] points in play. Dead and Alive do not weigh the same: the
 //! owner's moves cover a capturing race, the attacker's do not (it cannot
 //! approach from outside), so a capture against every defence is a proof, and a
-//! failed attack is not. The estimator uses [`Verdict::Dead`], and gives an
+//! failed attack is not. The estimator uses [`Outcome::Dead`], and gives an
 //! unsettled fight to the player whose turn it is; it leaves Alive to the
 //! playouts (docs/RULES.md has the figures).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::board::{Color, MAX_CELLS, ZOBRIST};
-use crate::position::Position;
+use crate::core::board::{Color, MAX_CELLS, ZOBRIST};
+use crate::core::grid::Grid;
 
 /// An attacking chain with this many liberties or fewer next to the chain read
 /// is part of the fight: its liberties are in play.
@@ -66,7 +66,7 @@ const BORDER: u8 = 3;
 
 /// What reading says about a chain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Verdict {
+pub(crate) enum Outcome {
     /// Captured whoever moves first.
     Dead,
     /// Not captured whoever moves first (alive, or alive in seki).
@@ -136,7 +136,7 @@ impl Hasher for ZobristKey {
 }
 
 impl Reader {
-    fn new(p: &Position, anchor: usize) -> Option<Reader> {
+    fn new(p: &Grid, anchor: usize) -> Option<Reader> {
         let n = p.n;
         let stride = n + 2;
         if stride * stride > MAX_CELLS {
@@ -522,9 +522,9 @@ impl Reader {
 /// Reads whether the chain at point `anchor` of `p` can be captured, searching
 /// at most [`NODE_LIMIT`] positions and no more than `budget` holds; what it
 /// searched is taken from `budget` (a game's chains share one).
-pub(crate) fn read(p: &Position, anchor: usize, budget: &mut u32) -> Verdict {
+pub(crate) fn read(p: &Grid, anchor: usize, budget: &mut u32) -> Outcome {
     let Some(mut r) = Reader::new(p, anchor) else {
-        return Verdict::Open;
+        return Outcome::Open;
     };
     r.limit = NODE_LIMIT.min(*budget);
     r.path.push(r.hash);
@@ -536,20 +536,20 @@ pub(crate) fn read(p: &Position, anchor: usize, budget: &mut u32) -> Verdict {
     };
     *budget = budget.saturating_sub(r.nodes);
     match (attacked, defended) {
-        (Some(false), _) => Verdict::Alive,
-        (Some(true), Some(true)) => Verdict::Dead,
-        (Some(true), Some(false)) => Verdict::Unsettled,
-        _ => Verdict::Open,
+        (Some(false), _) => Outcome::Alive,
+        (Some(true), Some(true)) => Outcome::Dead,
+        (Some(true), Some(false)) => Outcome::Unsettled,
+        _ => Outcome::Open,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
+    use crate::core::board::Board;
 
-    fn verdict(rows: &[&str], x: usize, y: usize) -> Verdict {
-        let p = Position::from_board(&Board::from_rows(rows));
+    fn verdict(rows: &[&str], x: usize, y: usize) -> Outcome {
+        let p = Grid::from_board(&Board::from_rows(rows));
         read(&p, y * p.n + x, &mut GAME_BUDGET.clone())
     }
 
@@ -566,7 +566,7 @@ mod tests {
             ".......", //
             ".......", //
         ];
-        assert_eq!(verdict(&rows, 2, 0), Verdict::Dead);
+        assert_eq!(verdict(&rows, 2, 0), Outcome::Dead);
     }
 
     #[test]
@@ -582,7 +582,7 @@ mod tests {
             ".......", //
             ".......", //
         ];
-        assert_eq!(verdict(&rows, 3, 0), Verdict::Unsettled);
+        assert_eq!(verdict(&rows, 3, 0), Outcome::Unsettled);
     }
 
     #[test]
@@ -596,7 +596,7 @@ mod tests {
             "OOOX...", // White's four stones: one eye of two points, in Black's wall.
             "..OX...", //
         ];
-        assert_eq!(verdict(&rows, 1, 0), Verdict::Alive);
-        assert_eq!(verdict(&rows, 0, 5), Verdict::Dead);
+        assert_eq!(verdict(&rows, 1, 0), Outcome::Alive);
+        assert_eq!(verdict(&rows, 0, 5), Outcome::Dead);
     }
 }

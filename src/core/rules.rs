@@ -137,18 +137,6 @@ impl IllegalKind {
             IllegalKind::WrongTurn => "wrong-turn",
         }
     }
-
-    pub fn code(self) -> crate::findings::Code {
-        use crate::findings::Code;
-        match self {
-            IllegalKind::Occupied => Code::Occupied,
-            IllegalKind::OffBoard => Code::OffBoard,
-            IllegalKind::Suicide => Code::Suicide,
-            IllegalKind::Ko => Code::Ko,
-            IllegalKind::Superko => Code::Superko,
-            IllegalKind::WrongTurn => Code::WrongTurn,
-        }
-    }
 }
 
 /// The rule a verdict rests on, as a finding names it: "AGA rule 6".

@@ -1,70 +1,12 @@
-//! Input discovery: files, directories (recursive, `.sgf` in any letter case,
-//! sorted by name at every level so the order is deterministic), archives
-//! (`.zip`, `.tar`, `.tar.gz`, `.tgz`, `.tar.bz2`: their `*.sgf` entries, in the
-//! archive's order, see `src/archive.rs`), `-` for standard input, and path
-//! lists. Lazy: directories are read as the walk reaches them, and archives
-//! entry by entry, so memory does not grow with the size of the archive. Problems (a missing path, a
-//! symlink loop, an unreadable directory) become items that report them.
+//! The lazy walk over the inputs named on the command line.
 
 use std::collections::HashSet;
 use std::fs;
-use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 
-use crate::archive;
-
-/// Where an input's bytes come from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Source {
-    File(PathBuf),
-    Stdin,
-    /// An entry already read out of an archive (`src/archive.rs`).
-    Bytes(Vec<u8>),
-    /// The input cannot be read; the text says why.
-    Broken(String),
-}
-
-/// One input to audit, with the name reports use for it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Item {
-    pub name: String,
-    pub source: Source,
-}
-
-impl Item {
-    /// The input's size in bytes, when cheaply known (0 otherwise).
-    pub fn size_hint(&self) -> u64 {
-        match &self.source {
-            Source::File(p) => fs::metadata(p).map_or(0, |m| m.len()),
-            Source::Bytes(b) => b.len() as u64,
-            _ => 0,
-        }
-    }
-
-    /// Reads the input's bytes.
-    pub fn read(&self) -> Result<Vec<u8>, String> {
-        match &self.source {
-            Source::File(p) => fs::read(p).map_err(|e| describe_io(&e, "read")),
-            Source::Stdin => {
-                let mut buf = Vec::new();
-                io::Read::read_to_end(&mut io::stdin(), &mut buf)
-                    .map_err(|e| describe_io(&e, "read standard input"))?;
-                Ok(buf)
-            }
-            Source::Bytes(b) => Ok(b.clone()),
-            Source::Broken(why) => Err(why.clone()),
-        }
-    }
-}
-
-fn describe_io(e: &io::Error, what: &str) -> String {
-    match e.kind() {
-        io::ErrorKind::NotFound => format!("cannot {what}: no such file (it may have disappeared)"),
-        io::ErrorKind::PermissionDenied => format!("cannot {what}: permission denied"),
-        io::ErrorKind::IsADirectory => format!("cannot {what}: it is a directory"),
-        _ => format!("cannot {what}: {e}"),
-    }
-}
+use super::archive;
+use super::error::{Action, InputError};
+use super::item::{Item, Source};
 
 fn display(p: &Path) -> String {
     p.to_string_lossy().into_owned()
@@ -127,7 +69,7 @@ impl Walk {
             if self.active.contains(&id) {
                 self.pending.push(Item {
                     name: display(dir),
-                    source: Source::Broken("symlink loop: this directory contains itself".into()),
+                    source: Source::Broken(InputError::SymlinkLoop),
                 });
                 return;
             }
@@ -140,7 +82,7 @@ impl Walk {
                         Ok(e) => entries.push(e.path()),
                         Err(e) => self.pending.push(Item {
                             name: display(dir),
-                            source: Source::Broken(describe_io(&e, "list the directory")),
+                            source: Source::Broken(InputError::io(&e, Action::ListDirectory)),
                         }),
                     }
                 }
@@ -153,7 +95,7 @@ impl Walk {
             }
             Err(e) => self.pending.push(Item {
                 name: display(dir),
-                source: Source::Broken(describe_io(&e, "list the directory")),
+                source: Source::Broken(InputError::io(&e, Action::ListDirectory)),
             }),
         }
     }
@@ -183,9 +125,9 @@ impl Walk {
             }),
             Err(e) => {
                 let why = if fs::symlink_metadata(&path).is_ok() {
-                    format!("broken symbolic link or loop: {e}")
+                    InputError::BrokenLink(e.to_string())
                 } else {
-                    describe_io(&e, "open")
+                    InputError::io(&e, Action::Open)
                 };
                 self.pending.push(Item {
                     name: arg,
@@ -234,14 +176,14 @@ impl Iterator for Walk {
                     Err(e) if is_sgf(&path) => {
                         return Some(Item {
                             name: display(&path),
-                            source: Source::Broken(describe_io(&e, "open")),
+                            source: Source::Broken(InputError::io(&e, Action::Open)),
                         })
                     }
                     Err(e) => {
                         // A dangling link or loop in a directory: report it only
                         // when it could have been a game file or a directory.
                         if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-                            let why = format!("broken symbolic link or loop: {e}");
+                            let why = InputError::BrokenLink(e.to_string());
                             return Some(Item {
                                 name: display(&path),
                                 source: Source::Broken(why),
@@ -255,23 +197,4 @@ impl Iterator for Walk {
             self.root(arg);
         }
     }
-}
-
-/// Reads a list of paths, one per line (`-` reads the list from standard input).
-/// Blank lines are skipped; a trailing `\r` is removed.
-pub fn read_file_list(list: &str) -> io::Result<Vec<String>> {
-    let reader: Box<dyn BufRead> = if list == "-" {
-        Box::new(io::BufReader::new(io::stdin()))
-    } else {
-        Box::new(io::BufReader::new(fs::File::open(list)?))
-    };
-    let mut out = Vec::new();
-    for line in reader.lines() {
-        let line = line?;
-        let line = line.trim_end_matches('\r');
-        if !line.trim().is_empty() {
-            out.push(line.to_string());
-        }
-    }
-    Ok(out)
 }

@@ -27,10 +27,13 @@
 //! Measured against TB/TW markup with `cargo run --release --example
 //! estimate_accuracy -- DIR` (figures in docs/RULES.md).
 
-use crate::board::{Board, Color, Point};
-use crate::position::{Position, NONE};
+mod playout;
+mod reading;
 
-impl Position {
+use crate::core::board::{Board, Color, Point};
+use crate::core::grid::{Grid, NONE};
+
+impl Grid {
     /// Chain id per point (NONE for empty) and the colour of each chain.
     fn chains(&self) -> (Vec<u32>, Vec<Color>) {
         let mut id = vec![NONE; self.cells.len()];
@@ -63,7 +66,7 @@ impl Position {
 /// which chain (every empty point of the region is a liberty of the chain) are
 /// computed once; then chains with fewer than two healthy vital regions, and the
 /// regions they border, are struck off until nothing changes.
-fn benson(p: &Position, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> {
+fn benson(p: &Grid, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> {
     let size = p.cells.len();
     let mut region = vec![NONE; size];
     let mut borders: Vec<Vec<u32>> = Vec::new(); // chains of colour c next to each region
@@ -178,7 +181,7 @@ struct Ownership {
 /// Ownership of each chain over random playouts from `p`. Chains marked in
 /// `settled` do not keep the estimate going.
 fn chain_ownership(
-    p: &Position,
+    p: &Grid,
     chain: &[u32],
     colors: &[Color],
     settled: &[bool],
@@ -195,9 +198,12 @@ fn chain_ownership(
     if settled.iter().all(|&s| s) {
         return Ownership { own, lived, run: 0 };
     }
-    let start = crate::playout::PlayoutBoard::from_position(p, &safe_territory(p, chain, settled));
+    let start = crate::dead_stones::playout::PlayoutBoard::from_position(
+        p,
+        &safe_territory(p, chain, settled),
+    );
     let mut b = start.clone();
-    let mut rng = crate::playout::Rng::new(0x5EED_DEAD_D7AD ^ seed);
+    let mut rng = crate::dead_stones::playout::Rng::new(0x5EED_DEAD_D7AD ^ seed);
     let mut run = 0;
     let mut moves = 0u32;
     let mut owned = vec![0u64; colors.len()];
@@ -252,7 +258,7 @@ fn chain_ownership(
 
 /// Empty points of regions that hold no stone and border only chains of one colour
 /// that are all settled (pass-alive): no move there can change any chain's fate.
-fn safe_territory(p: &Position, chain: &[u32], settled: &[bool]) -> Vec<bool> {
+fn safe_territory(p: &Grid, chain: &[u32], settled: &[bool]) -> Vec<bool> {
     let mut out = vec![false; p.cells.len()];
     let mut seen = vec![false; p.cells.len()];
     let mut pts = Vec::new();
@@ -322,7 +328,7 @@ pub fn estimate(board: &Board, to_move: Color) -> Estimate {
 /// own): another draw of the same estimator, to measure how much a figure rests
 /// on the draw.
 pub fn estimate_seeded(board: &Board, to_move: Color, salt: u64) -> Estimate {
-    let p = Position::from_board(board);
+    let p = Grid::from_board(board);
     let (chain, colors) = p.chains();
     let mut pass_alive = vec![false; colors.len()];
     for c in [Color::Black, Color::White] {
@@ -348,17 +354,17 @@ pub fn estimate_seeded(board: &Board, to_move: Color, salt: u64) -> Estimate {
     // would resume with it). A failed attack does not (see `reading`).
     let mut verdict: Vec<Option<bool>> = vec![None; colors.len()];
     let mut read = vec![false; colors.len()];
-    let mut budget = crate::reading::GAME_BUDGET;
+    let mut budget = crate::dead_stones::reading::GAME_BUDGET;
     for (i, &ch) in chain.iter().enumerate() {
         let k = ch as usize;
         if ch == NONE || pass_alive[k] || read[k] || !in_doubt(own[k]) {
             continue;
         }
         read[k] = true;
-        verdict[k] = match crate::reading::read(&p, i, &mut budget) {
-            crate::reading::Verdict::Dead => Some(false),
-            crate::reading::Verdict::Unsettled => Some(colors[k] == to_move),
-            crate::reading::Verdict::Alive | crate::reading::Verdict::Open => None,
+        verdict[k] = match crate::dead_stones::reading::read(&p, i, &mut budget) {
+            reading::Outcome::Dead => Some(false),
+            reading::Outcome::Unsettled => Some(colors[k] == to_move),
+            reading::Outcome::Alive | reading::Outcome::Open => None,
         };
     }
     condition_on_reading(&p, &chain, &pass_alive, &verdict, &lived, run, &mut own);
@@ -403,7 +409,7 @@ pub fn estimate_seeded(board: &Board, to_move: Color, salt: u64) -> Estimate {
 /// it lives, and the players leave it standing (the owner connects at `t` when
 /// that keeps two liberties; in a seki the stone simply stays). `at` is the
 /// stone's point.
-fn saved_by_ko(p: &Position, chain: &[u32], dead: &[bool], at: usize) -> bool {
+fn saved_by_ko(p: &Grid, chain: &[u32], dead: &[bool], at: usize) -> bool {
     let Some(c) = p.cells[at] else { return false };
     if p.neighbours(at).any(|j| p.cells[j] == Some(c)) {
         return false;
@@ -443,7 +449,7 @@ const MIN_AGREEING: u32 = 8;
 /// inside a large eyeless group "saved" the group in the playouts where it was
 /// captured.)
 fn condition_on_reading(
-    p: &Position,
+    p: &Grid,
     chain: &[u32],
     pass_alive: &[bool],
     verdict: &[Option<bool>],

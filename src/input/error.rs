@@ -1,0 +1,99 @@
+//! Why an input could not be read: typed, with what was being done and where.
+
+use std::fmt;
+use std::io;
+
+/// What was being done when an input failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Open,
+    Read,
+    ReadStdin,
+    ListDirectory,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Action::Open => "open",
+            Action::Read => "read",
+            Action::ReadStdin => "read standard input",
+            Action::ListDirectory => "list the directory",
+        })
+    }
+}
+
+/// Why an input (a file, standard input, an archive or one of its entries)
+/// could not be read. The text is what reports show beside the input's name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    #[error("cannot {0}: no such file (it may have disappeared)")]
+    NotFound(Action),
+    #[error("cannot {0}: permission denied")]
+    PermissionDenied(Action),
+    #[error("cannot {0}: it is a directory")]
+    IsADirectory(Action),
+    /// Another I/O error, with the system's words.
+    #[error("cannot {0}: {1}")]
+    Io(Action, String),
+    #[error("symlink loop: this directory contains itself")]
+    SymlinkLoop,
+    #[error("broken symbolic link or loop: {0}")]
+    BrokenLink(String),
+    #[error("cannot open the archive: {0}")]
+    ArchiveOpen(String),
+    #[error("cannot read the archive: {0}")]
+    ArchiveRead(String),
+    #[error("not a readable zip archive: {0}")]
+    NotZip(String),
+    #[error("not a readable tar archive: {0}")]
+    NotTar(String),
+    /// A zip entry that cannot even be opened (encrypted, an unsupported
+    /// compression method, a damaged header).
+    #[error("cannot read this entry of the zip archive: {0}")]
+    ZipEntry(String),
+    #[error("cannot unpack the entry: {0}")]
+    Unpack(String),
+    #[error("the entry unpacks to more than {} MiB; not read", .limit >> 20)]
+    EntryTooLarge { limit: u64 },
+    /// A tar stream damaged or cut short: nothing after this point is found.
+    #[error("the archive is damaged or cut short from here on: {0}")]
+    Damaged(String),
+    #[error("unreadable entry name: {0}")]
+    EntryName(String),
+    #[error("the archive holds no *.sgf entry")]
+    NoGames,
+}
+
+impl InputError {
+    /// An I/O error met while doing `action`.
+    pub fn io(e: &io::Error, action: Action) -> InputError {
+        match e.kind() {
+            io::ErrorKind::NotFound => InputError::NotFound(action),
+            io::ErrorKind::PermissionDenied => InputError::PermissionDenied(action),
+            io::ErrorKind::IsADirectory => InputError::IsADirectory(action),
+            _ => InputError::Io(action, e.to_string()),
+        }
+    }
+
+    /// A short stable name for the kind of error, for counts.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            InputError::NotFound(_) => "not-found",
+            InputError::PermissionDenied(_) => "permission-denied",
+            InputError::IsADirectory(_) => "is-a-directory",
+            InputError::Io(..) => "io",
+            InputError::SymlinkLoop | InputError::BrokenLink(_) => "broken-link",
+            InputError::ArchiveOpen(_)
+            | InputError::ArchiveRead(_)
+            | InputError::NotZip(_)
+            | InputError::NotTar(_)
+            | InputError::Damaged(_) => "damaged-archive",
+            InputError::ZipEntry(_) | InputError::Unpack(_) | InputError::EntryName(_) => {
+                "damaged-entry"
+            }
+            InputError::EntryTooLarge { .. } => "too-large",
+            InputError::NoGames => "no-games",
+        }
+    }
+}
