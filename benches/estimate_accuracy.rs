@@ -17,7 +17,7 @@
 use std::time::Instant;
 
 use sgfaudit::core::replay::Replayer;
-use sgfaudit::scoring::{dead_by_rule7, dead_from_markup};
+use sgfaudit::scoring::markup::{dead_by_rule7, dead_from_markup};
 
 fn main() {
     let dirs: Vec<String> = std::env::args().skip(1).collect();

@@ -255,7 +255,7 @@ fn markup_and_estimate(
     if out.end.trailing_passes < 2 {
         return None;
     }
-    let truth = sgfaudit::scoring::dead_from_markup(rp.board(), &m);
+    let truth = sgfaudit::scoring::markup::dead_from_markup(rp.board(), &m);
     Some((
         truth,
         sgfaudit::dead_stones::dead_stones(rp.board(), out.end.to_move()),

@@ -1,5 +1,13 @@
-//! A final position as a plain row-major grid, for the analyses that run once
-//! per game (territory, seki, dead-stone estimation) rather than once per move.
+//! One position as a plain row-major grid, for the analyses that run once per
+//! game (territory, seki, markup, dead-stone estimation) rather than once per
+//! move, with the one flood fill they all use.
+//!
+//! Why the crate has four boards: [`crate::core::board::Board`] is the replay's
+//! (incremental strings, a Zobrist hash and a change log, no allocation per
+//! move); [`Grid`] is the analyses' (simple and mutable, read once per game);
+//! the dead-stone estimator's playout board keeps liberties incrementally for
+//! O(1) atari tests over millions of random moves, and its reading board keeps
+//! an undo log and a hash for an exhaustive search with a transposition table.
 
 use crate::core::board::{Board, Color, Point};
 
@@ -7,9 +15,17 @@ use crate::core::board::{Board, Color, Point};
 pub(crate) const NONE: u32 = u32::MAX;
 
 /// The stones of a position, row by row (`y * n + x`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Grid {
     pub n: usize,
     pub cells: Vec<Option<Color>>,
+}
+
+/// Connected components of a grid: a label per point (`NONE` outside them).
+pub(crate) struct Components {
+    pub label: Vec<u32>,
+    /// The number of components.
+    pub count: usize,
 }
 
 impl Grid {
@@ -40,5 +56,172 @@ impl Grid {
 
     pub fn point(&self, i: usize) -> Point {
         Point::new((i % self.n) as u8, (i / self.n) as u8)
+    }
+
+    /// The index of a point (which must be on the board).
+    pub fn index(&self, p: Point) -> usize {
+        usize::from(p.y) * self.n + usize::from(p.x)
+    }
+
+    /// Labels the connected components of the points whose cells are alike:
+    /// two neighbours join when `alike` says so of their cells. Points for
+    /// which `member` is false are left out.
+    pub fn components(
+        &self,
+        member: impl Fn(Option<Color>) -> bool,
+        alike: impl Fn(Option<Color>, Option<Color>) -> bool,
+    ) -> Components {
+        let mut label = vec![NONE; self.cells.len()];
+        let mut count = 0;
+        let mut stack = Vec::new();
+        for start in 0..self.cells.len() {
+            if label[start] != NONE || !member(self.cells[start]) {
+                continue;
+            }
+            let id = count as u32;
+            count += 1;
+            label[start] = id;
+            stack.push(start);
+            while let Some(i) = stack.pop() {
+                for j in self.neighbours(i) {
+                    if label[j] == NONE && alike(self.cells[i], self.cells[j]) {
+                        label[j] = id;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        Components { label, count }
+    }
+
+    /// The chains (strings of stones of one colour), and the colour of each.
+    pub fn chains(&self) -> (Vec<u32>, Vec<Color>) {
+        let c = self.components(|x| x.is_some(), |a, b| a == b);
+        let mut colors = vec![Color::Black; c.count];
+        for (i, &l) in c.label.iter().enumerate() {
+            if let (Some(color), true) = (self.cells[i], l != NONE) {
+                colors[l as usize] = color;
+            }
+        }
+        (c.label, colors)
+    }
+
+    /// The regions (maximal connected sets of empty points), and which colours
+    /// each touches (`[black, white]`).
+    pub fn regions(&self) -> (Vec<u32>, Vec<[bool; 2]>) {
+        let c = self.components(|x| x.is_none(), |a, b| a.is_none() && b.is_none());
+        let mut touch = vec![[false; 2]; c.count];
+        for (i, &l) in c.label.iter().enumerate() {
+            if l == NONE {
+                continue;
+            }
+            for j in self.neighbours(i) {
+                if let Some(color) = self.cells[j] {
+                    touch[l as usize][color.index()] = true;
+                }
+            }
+        }
+        (c.label, touch)
+    }
+}
+
+/// A reusable flood fill over a grid that changes between fills (the Japanese
+/// settlement places stones as it goes): each fill is stamped with an epoch,
+/// so nothing is cleared between fills.
+pub(crate) struct Flood {
+    seen: Vec<u32>,
+    lib_seen: Vec<u32>,
+    epoch: u32,
+    stack: Vec<usize>,
+    /// The stones of the last string filled.
+    pub string: Vec<usize>,
+}
+
+/// A string's liberties, counted up to two.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Liberties {
+    /// 0, 1 or 2 (two or more).
+    pub count: u8,
+    /// The first liberty found (the only one when `count == 1`).
+    pub first: usize,
+    /// The smallest point of the string: an identity for deduplication.
+    pub id: usize,
+}
+
+impl Flood {
+    pub fn new(points: usize) -> Flood {
+        Flood {
+            seen: vec![0; points],
+            lib_seen: vec![0; points],
+            epoch: 0,
+            stack: Vec::new(),
+            string: Vec::new(),
+        }
+    }
+
+    fn next_epoch(&mut self) -> u32 {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.seen.fill(0);
+            self.lib_seen.fill(0);
+            self.epoch = 1;
+        }
+        self.epoch
+    }
+
+    /// Fills the string of stones at `start` (into [`Flood::string`]) and
+    /// counts its liberties, up to two.
+    pub fn liberties(&mut self, grid: &Grid, start: usize) -> Liberties {
+        let e = self.next_epoch();
+        let color = grid.cells[start];
+        let mut out = Liberties {
+            count: 0,
+            first: usize::MAX,
+            id: start,
+        };
+        self.seen[start] = e;
+        self.stack.clear();
+        self.stack.push(start);
+        self.string.clear();
+        while let Some(i) = self.stack.pop() {
+            self.string.push(i);
+            out.id = out.id.min(i);
+            for j in grid.neighbours(i) {
+                match grid.cells[j] {
+                    None if self.lib_seen[j] != e => {
+                        self.lib_seen[j] = e;
+                        if out.count == 0 {
+                            out.first = j;
+                        }
+                        out.count = out.count.saturating_add(1).min(2);
+                    }
+                    Some(_) if grid.cells[j] == color && self.seen[j] != e => {
+                        self.seen[j] = e;
+                        self.stack.push(j);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chains_and_regions_are_labelled_once_each() {
+        let g = Grid::from_board(&Board::from_rows(&["XX.O", "X..O", "OOOO", "...."]));
+        let (chain, colors) = g.chains();
+        assert_eq!(colors, [Color::Black, Color::White]);
+        assert_eq!(chain[0], chain[4]);
+        let (region, touch) = g.regions();
+        assert_eq!(touch, [[true, true], [false, true]]);
+        assert_eq!(region[2], region[6]);
+        let mut f = Flood::new(g.cells.len());
+        let l = f.liberties(&g, 0);
+        assert_eq!((l.count, f.string.len()), (2, 3));
     }
 }

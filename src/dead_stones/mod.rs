@@ -33,69 +33,28 @@ mod reading;
 use crate::core::board::{Board, Color, Point};
 use crate::core::grid::{Grid, NONE};
 
-impl Grid {
-    /// Chain id per point (NONE for empty) and the colour of each chain.
-    fn chains(&self) -> (Vec<u32>, Vec<Color>) {
-        let mut id = vec![NONE; self.cells.len()];
-        let mut colors = Vec::new();
-        let mut stack = Vec::new();
-        for s in 0..self.cells.len() {
-            let Some(c) = self.cells[s] else { continue };
-            if id[s] != NONE {
-                continue;
-            }
-            let k = colors.len() as u32;
-            colors.push(c);
-            id[s] = k;
-            stack.push(s);
-            while let Some(i) = stack.pop() {
-                for j in self.neighbours(i) {
-                    if self.cells[j] == Some(c) && id[j] == NONE {
-                        id[j] = k;
-                        stack.push(j);
-                    }
-                }
-            }
-        }
-        (id, colors)
-    }
-}
-
 /// Benson's algorithm: which chains of colour `c` are pass-alive. Regions (maximal
 /// connected sets of points not occupied by `c`) and which of them are vital to
 /// which chain (every empty point of the region is a liberty of the chain) are
 /// computed once; then chains with fewer than two healthy vital regions, and the
 /// regions they border, are struck off until nothing changes.
 fn benson(p: &Grid, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> {
-    let size = p.cells.len();
-    let mut region = vec![NONE; size];
+    let regions = p.components(|x| x != Some(c), |a, b| a != Some(c) && b != Some(c));
+    let mut points_of: Vec<Vec<usize>> = vec![Vec::new(); regions.count];
+    for (i, &r) in regions.label.iter().enumerate() {
+        if r != NONE {
+            points_of[r as usize].push(i);
+        }
+    }
     let mut borders: Vec<Vec<u32>> = Vec::new(); // chains of colour c next to each region
     let mut vital: Vec<Vec<u32>> = Vec::new(); // chains each region is vital to
     let mut count = vec![0u32; colors.len()]; // per chain: empty points of this region it touches
     let mut stamp = vec![NONE; colors.len()];
-    let mut pts = Vec::new();
-    for s in 0..size {
-        if p.cells[s] == Some(c) || region[s] != NONE {
-            continue;
-        }
-        let r = borders.len() as u32;
-        pts.clear();
-        pts.push(s);
-        region[s] = r;
-        let mut q = 0;
-        while q < pts.len() {
-            let i = pts[q];
-            q += 1;
-            for j in p.neighbours(i) {
-                if p.cells[j] != Some(c) && region[j] == NONE {
-                    region[j] = r;
-                    pts.push(j);
-                }
-            }
-        }
+    for (r, pts) in points_of.iter().enumerate() {
+        let r = r as u32;
         let mut border: Vec<u32> = Vec::new();
         let mut empties = 0u32;
-        for &i in &pts {
+        for &i in pts {
             let empty = p.cells[i].is_none();
             empties += u32::from(empty);
             let mut seen_here: [u32; 4] = [NONE; 4];

@@ -35,8 +35,7 @@ const MAX_SACRIFICE: u8 = 1;
 /// move inside kills (a nakade).
 const NAKADE: u8 = 3;
 
-const EMPTY: u8 = 0;
-const BORDER: u8 = 3;
+use crate::core::board::{BORDER, EMPTY};
 
 fn other(v: u8) -> u8 {
     3 - v

@@ -61,8 +61,7 @@ const ESCAPED: usize = 4;
 /// Plies searched at most along one line.
 const MAX_DEPTH: u32 = 48;
 
-const EMPTY: u8 = 0;
-const BORDER: u8 = 3;
+use crate::core::board::{BORDER, EMPTY};
 
 /// What reading says about a chain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -64,32 +64,8 @@ pub fn analyse(board: &Board, dead: &[Point]) -> FinalPosition {
         out.stones[c.index()] += 1;
     }
 
-    // Regions (empty points), labelled by flood fill, and the colours each touches.
-    let mut region = vec![NONE; n * n];
-    let mut region_touch: Vec<[bool; 2]> = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..n * n {
-        if g.cells[start].is_some() || region[start] != NONE {
-            continue;
-        }
-        let id = region_touch.len() as u32;
-        let mut touch = [false; 2];
-        region[start] = id;
-        stack.push(start);
-        while let Some(i) = stack.pop() {
-            for j in g.neighbours(i) {
-                match g.cells[j] {
-                    Some(c) => touch[c.index()] = true,
-                    None if region[j] == NONE => {
-                        region[j] = id;
-                        stack.push(j);
-                    }
-                    None => {}
-                }
-            }
-        }
-        region_touch.push(touch);
-    }
+    // Regions (empty points) and the colours each touches.
+    let (region, region_touch) = g.regions();
     let mut owner = vec![None; n * n];
     let mut dame = vec![false; n * n];
     for (i, &r) in region.iter().enumerate() {
@@ -109,7 +85,7 @@ pub fn analyse(board: &Board, dead: &[Point]) -> FinalPosition {
         }
     }
 
-    let settled = japanese::settle(n, &g.cells, &owner, &dame);
+    let settled = japanese::settle(&g, &owner, &dame);
     out.owner = owner;
     for &i in &settled.to_fill {
         if let Some(c) = out.owner[i] {

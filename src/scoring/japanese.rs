@@ -34,6 +34,7 @@
 //! living groups their eyes also touch.
 
 use crate::core::board::Color;
+use crate::core::grid::{Flood, Grid, Liberties};
 
 /// How a fill of an empty point by one colour would end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,94 +58,37 @@ pub(crate) struct Settlement {
     pub seki_eyes: Vec<usize>,
 }
 
-/// A row-major grid with the flood fills the settlement needs.
+/// The position being settled, with the flood fill its questions need.
 struct Sim<'a> {
-    n: usize,
-    cells: Vec<Option<Color>>,
+    grid: Grid,
     /// The territory owner of each point in the original position (`None` for
     /// stones, dame and regions that touch no stone).
     owner: &'a [Option<Color>],
-    seen: Vec<u32>,
-    lib_seen: Vec<u32>,
-    epoch: u32,
-    stack: Vec<usize>,
-    /// The stones of the string the last [`Sim::libs`] call visited.
-    string: Vec<usize>,
+    flood: Flood,
 }
 
-/// A string's liberties, counted up to two.
-#[derive(Clone, Copy)]
-struct Libs {
-    count: u8,
-    /// The first liberty found (the only one when `count == 1`).
-    first: usize,
-    /// The smallest cell of the string: an identity for deduplication.
-    id: usize,
-}
-
-impl<'a> Sim<'a> {
+impl Sim<'_> {
     fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> {
-        let n = self.n;
-        let (x, y) = (i % n, i / n);
-        [
-            (x > 0).then(|| i - 1),
-            (x + 1 < n).then(|| i + 1),
-            (y > 0).then(|| i - n),
-            (y + 1 < n).then(|| i + n),
-        ]
-        .into_iter()
-        .flatten()
+        self.grid.neighbours(i)
     }
 
-    fn next_epoch(&mut self) -> u32 {
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.seen.fill(0);
-            self.lib_seen.fill(0);
-            self.epoch = 1;
-        }
-        self.epoch
+    fn cell(&self, i: usize) -> Option<Color> {
+        self.grid.cells[i]
     }
 
-    /// The liberties of the string at `start` (a stone), up to two.
-    fn libs(&mut self, start: usize) -> Libs {
-        let e = self.next_epoch();
-        let color = self.cells[start];
-        let mut out = Libs {
-            count: 0,
-            first: usize::MAX,
-            id: start,
-        };
-        self.seen[start] = e;
-        self.stack.clear();
-        self.stack.push(start);
-        self.string.clear();
-        while let Some(i) = self.stack.pop() {
-            self.string.push(i);
-            out.id = out.id.min(i);
-            for j in self.neighbours(i) {
-                match self.cells[j] {
-                    None if self.lib_seen[j] != e => {
-                        self.lib_seen[j] = e;
-                        if out.count == 0 {
-                            out.first = j;
-                        }
-                        out.count = out.count.saturating_add(1).min(2);
-                    }
-                    Some(_) if self.cells[j] == color && self.seen[j] != e => {
-                        self.seen[j] = e;
-                        self.stack.push(j);
-                    }
-                    _ => {}
-                }
-            }
-        }
-        out
+    fn set(&mut self, i: usize, c: Option<Color>) {
+        self.grid.cells[i] = c;
+    }
+
+    /// The liberties of the string at `start` (a stone), up to two; its
+    /// stones are left in `self.flood.string`.
+    fn libs(&mut self, start: usize) -> Liberties {
+        self.flood.liberties(&self.grid, start)
     }
 
     /// The distinct strings of `c` beside point `p` (up to four).
-    fn strings_beside(&mut self, p: usize, c: Color) -> ([Libs; 4], usize) {
-        let mut found = [Libs {
+    fn strings_beside(&mut self, p: usize, c: Color) -> ([Liberties; 4], usize) {
+        let mut found = [Liberties {
             count: 0,
             first: 0,
             id: 0,
@@ -152,7 +96,7 @@ impl<'a> Sim<'a> {
         let mut k = 0;
         let beside: Vec<usize> = self
             .neighbours(p)
-            .filter(|&q| self.cells[q] == Some(c))
+            .filter(|&q| self.cell(q) == Some(c))
             .collect();
         for q in beside {
             let l = self.libs(q);
@@ -166,9 +110,9 @@ impl<'a> Sim<'a> {
 
     /// Judges a fill of the empty point `p` by `c` (the board is left as it was).
     fn fill(&mut self, p: usize, c: Color) -> Fill {
-        self.cells[p] = Some(c);
+        self.set(p, Some(c));
         let verdict = self.judge_fill(p, c);
-        self.cells[p] = None;
+        self.set(p, None);
         verdict
     }
 
@@ -185,10 +129,10 @@ impl<'a> Sim<'a> {
             if l.count == 1 && self.owner[l.first] == Some(opp) {
                 // The opponent's only answer is to fill its own eye.
                 let t = l.first;
-                self.cells[t] = Some(opp);
+                self.set(t, Some(opp));
                 let (mine, m) = self.strings_beside(t, c);
                 let saved = self.libs(t).count >= 2 && !mine[..m].iter().any(|x| x.count == 0);
-                self.cells[t] = None;
+                self.set(t, None);
                 if !saved {
                     return Fill::Kills;
                 }
@@ -201,22 +145,23 @@ impl<'a> Sim<'a> {
     /// the last liberty is filled when that leaves two liberties and captures
     /// nothing. Territory points filled so are recorded in `to_fill`.
     fn protect(&mut self, c: Color, to_fill: &mut Vec<usize>) {
-        let mut scanned = vec![false; self.cells.len()];
+        let points = self.grid.cells.len();
+        let mut scanned = vec![false; points];
         'again: loop {
             scanned.fill(false);
-            for q in 0..self.cells.len() {
-                if self.cells[q] != Some(c) || scanned[q] {
+            for q in 0..points {
+                if self.cell(q) != Some(c) || scanned[q] {
                     continue;
                 }
                 let l = self.libs(q);
-                for &i in &self.string {
+                for &i in &self.flood.string {
                     scanned[i] = true;
                 }
                 if l.count != 1 {
                     continue;
                 }
                 let t = l.first;
-                self.cells[t] = Some(c);
+                self.set(t, Some(c));
                 let (theirs, k) = self.strings_beside(t, c.opponent());
                 let ok = self.libs(t).count >= 2 && !theirs[..k].iter().any(|x| x.count == 0);
                 if ok {
@@ -225,7 +170,7 @@ impl<'a> Sim<'a> {
                     }
                     continue 'again;
                 }
-                self.cells[t] = None;
+                self.set(t, None);
             }
             return;
         }
@@ -234,7 +179,7 @@ impl<'a> Sim<'a> {
     fn colours_beside(&self, p: usize) -> [bool; 2] {
         let mut beside = [false; 2];
         for q in self.neighbours(p) {
-            if let Some(c) = self.cells[q] {
+            if let Some(c) = self.cell(q) {
                 beside[c.index()] = true;
             }
         }
@@ -242,26 +187,17 @@ impl<'a> Sim<'a> {
     }
 }
 
-/// Settles a final position (`cells`, row-major, dead stones removed) whose
-/// empty points belong to `owner` (the colour of a region bordered by one
-/// colour only) or are neutral (`dame`: bordered by both).
-pub(crate) fn settle(
-    n: usize,
-    cells: &[Option<Color>],
-    owner: &[Option<Color>],
-    dame: &[bool],
-) -> Settlement {
+/// Settles a final position (dead stones removed) whose empty points belong
+/// to `owner` (the colour of a region bordered by one colour only) or are
+/// neutral (`dame`: bordered by both).
+pub(crate) fn settle(grid: &Grid, owner: &[Option<Color>], dame: &[bool]) -> Settlement {
+    let points = grid.cells.len();
     let mut sim = Sim {
-        n,
-        cells: cells.to_vec(),
+        grid: grid.clone(),
         owner,
-        seen: vec![0; n * n],
-        lib_seen: vec![0; n * n],
-        epoch: 0,
-        stack: Vec::new(),
-        string: Vec::new(),
+        flood: Flood::new(points),
     };
-    let order: Vec<usize> = (0..n * n).filter(|&i| dame[i]).collect();
+    let order: Vec<usize> = (0..points).filter(|&i| dame[i]).collect();
     let mut to_fill = Vec::new();
     const COLOURS: [Color; 2] = [Color::Black, Color::White];
 
@@ -270,7 +206,7 @@ pub(crate) fn settle(
     while changed {
         changed = false;
         for &p in &order {
-            if sim.cells[p].is_some() {
+            if sim.cell(p).is_some() {
                 continue;
             }
             let mut wanted = None;
@@ -282,7 +218,7 @@ pub(crate) fn settle(
                 }
             }
             if let (Some(c), 1) = (wanted, wanting) {
-                sim.cells[p] = Some(c);
+                sim.set(p, Some(c));
                 changed = true;
                 sim.protect(c.opponent(), &mut to_fill);
             }
@@ -293,13 +229,13 @@ pub(crate) fn settle(
     while changed {
         changed = false;
         for &p in &order {
-            if sim.cells[p].is_some() {
+            if sim.cell(p).is_some() {
                 continue;
             }
             let beside = sim.colours_beside(p);
             for c in COLOURS {
                 if beside[c.index()] && sim.fill(p, c) == Fill::Safe {
-                    sim.cells[p] = Some(c);
+                    sim.set(p, Some(c));
                     changed = true;
                     sim.protect(c.opponent(), &mut to_fill);
                     break;
@@ -314,15 +250,15 @@ pub(crate) fn settle(
 
     // Seki: the unfilled neutral points beside both colours that neither can
     // fill, and the strings beside them or in atari on their own eye.
-    let mut seki = vec![false; n * n];
+    let mut seki = vec![false; points];
     let mark_string = |sim: &mut Sim, start: usize, seki: &mut Vec<bool>| {
         sim.libs(start);
-        for &i in &sim.string {
+        for &i in &sim.flood.string {
             seki[i] = true;
         }
     };
     for &p in &order {
-        if sim.cells[p].is_some() || sim.colours_beside(p) != [true, true] {
+        if sim.cell(p).is_some() || sim.colours_beside(p) != [true, true] {
             continue;
         }
         let unfillable = COLOURS
@@ -331,7 +267,7 @@ pub(crate) fn settle(
         if unfillable {
             let beside: Vec<usize> = sim.neighbours(p).collect();
             for q in beside {
-                if sim.cells[q].is_some() && !seki[q] {
+                if sim.cell(q).is_some() && !seki[q] {
                     mark_string(&mut sim, q, &mut seki);
                 }
             }
@@ -340,21 +276,21 @@ pub(crate) fn settle(
     // A string left in atari on its own eye cannot be saved: its eye is no
     // eye point but the liberty of a seki, as the ko points of a double-ko seki
     // are (commentary P), and every string beside that point is in seki.
-    let mut scanned = vec![false; n * n];
-    for q in 0..n * n {
-        let Some(c) = sim.cells[q] else { continue };
+    let mut scanned = vec![false; points];
+    for q in 0..points {
+        let Some(c) = sim.cell(q) else { continue };
         if scanned[q] {
             continue;
         }
         let l = sim.libs(q);
-        for &i in &sim.string {
+        for &i in &sim.flood.string {
             scanned[i] = true;
         }
         if l.count == 1 && sim.owner[l.first] == Some(c) {
             mark_string(&mut sim, q, &mut seki);
             let beside: Vec<usize> = sim.neighbours(l.first).collect();
             for r in beside {
-                if sim.cells[r].is_some() {
+                if sim.cell(r).is_some() {
                     mark_string(&mut sim, r, &mut seki);
                 }
             }
@@ -362,7 +298,7 @@ pub(crate) fn settle(
     }
 
     let filled = |i: usize| to_fill.contains(&i);
-    let seki_eyes = (0..n * n)
+    let seki_eyes = (0..points)
         .filter(|&i| owner[i].is_some() && !filled(i))
         .filter(|&i| sim.neighbours(i).any(|q| seki[q]))
         .collect();

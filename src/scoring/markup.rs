@@ -1,0 +1,212 @@
+//! What a record's TB/TW territory markup says: its dead stones, the lone
+//! stones it leaves standing that Japanese rule 7 makes dead, and the record's
+//! own count (the markup counted as marked).
+
+use super::counting::Tally;
+use crate::core::board::{Board, Color, Point};
+use crate::core::game::Markup;
+use crate::core::grid::{Grid, NONE};
+
+/// Dead stones from territory markup. A string is dead when one of its stones
+/// stands on a point marked as the opponent's territory (CGoban, KGS), or when it
+/// has liberties and every one of them is marked as the opponent's territory
+/// (editors and GNU Go mark only the empty points).
+pub fn dead_from_markup(board: &Board, m: &Markup) -> (Vec<Point>, Vec<Point>) {
+    let g = Grid::from_board(board);
+    let marks = marks(&g, m);
+    let (chain, colors) = g.chains();
+    // Per chain: a stone on the opponent's mark; liberties, and how many of
+    // them the opponent's marks cover (each liberty counted once per chain).
+    let mut on_marked = vec![false; colors.len()];
+    let mut libs = vec![0u32; colors.len()];
+    let mut libs_marked = vec![0u32; colors.len()];
+    let mut last_seen = vec![usize::MAX; colors.len()];
+    for (i, &k) in chain.iter().enumerate() {
+        if k != NONE {
+            on_marked[k as usize] |= marks[i] == Some(colors[k as usize].opponent());
+        }
+    }
+    for i in (0..g.cells.len()).filter(|&i| g.cells[i].is_none()) {
+        for j in g.neighbours(i) {
+            let k = chain[j];
+            if k == NONE || last_seen[k as usize] == i {
+                continue;
+            }
+            last_seen[k as usize] = i;
+            libs[k as usize] += 1;
+            libs_marked[k as usize] += u32::from(marks[i] == Some(colors[k as usize].opponent()));
+        }
+    }
+    let (mut dead_b, mut dead_w) = (Vec::new(), Vec::new());
+    for (i, &k) in chain.iter().enumerate() {
+        if k == NONE {
+            continue;
+        }
+        let k = k as usize;
+        if on_marked[k] || (libs[k] > 0 && libs[k] == libs_marked[k]) {
+            match colors[k] {
+                Color::Black => dead_b.push(g.point(i)),
+                Color::White => dead_w.push(g.point(i)),
+            }
+        }
+    }
+    (dead_b, dead_w)
+}
+
+/// The territory colour marked on each point of the grid.
+fn marks(g: &Grid, m: &Markup) -> Vec<Option<Color>> {
+    let mut marks = vec![None; g.cells.len()];
+    for (points, c) in [
+        (&m.black_territory, Color::Black),
+        (&m.white_territory, Color::White),
+    ] {
+        for p in points {
+            if usize::from(p.x) < g.n && usize::from(p.y) < g.n {
+                marks[g.index(*p)] = Some(c);
+            }
+        }
+    }
+    marks
+}
+
+/// Lone stones a markup leaves standing that Japanese rule 7 makes dead
+/// whatever the markup says: a single stone in atari whose owner cannot fill
+/// its last liberty (the fill would be suicide: it captures nothing and leaves
+/// the joined string no liberty), with no dead stone beside it, on a liberty
+/// not marked as its owner's territory.
+///
+/// Why it is dead (rule 7-1: alive only if it cannot be captured, or if its
+/// capture would let its owner play a new stone that cannot be captured): the
+/// opponent captures it by playing the liberty, a legal capture at any time.
+/// The capturing string keeps two liberties or more (every opponent string
+/// beside the liberty had another one, else the owner's fill would capture
+/// it, and the captured point is one more), so the capture is no ko and cannot
+/// be taken back. And the owner can never play a new stone on the captured
+/// point: every string beside it has another liberty, so a stone there is
+/// suicide. (A string of two stones or more is left to the markup: its owner
+/// could play back into the space its capture leaves.) The stones are listed
+/// (C607), not counted: the count holds the players' agreement.
+/// Returns the added stones of each colour, sorted as [`dead_from_markup`] sorts.
+pub fn dead_by_rule7(
+    board: &Board,
+    m: &Markup,
+    dead_b: &[Point],
+    dead_w: &[Point],
+) -> (Vec<Point>, Vec<Point>) {
+    let g = Grid::from_board(board);
+    let is_dead = |p: Point| dead_b.contains(&p) || dead_w.contains(&p);
+    let owners_mark = |c: Color, p: Point| match c {
+        Color::Black => m.black_territory.contains(&p),
+        Color::White => m.white_territory.contains(&p),
+    };
+    let (mut add_b, mut add_w) = (Vec::new(), Vec::new());
+    for i in 0..g.cells.len() {
+        let Some(c) = g.cells[i] else { continue };
+        let stone = g.point(i);
+        if is_dead(stone) {
+            continue;
+        }
+        // A lone stone: no neighbour of its colour, one empty neighbour,
+        // and the opponent's stones around it standing.
+        let (mut libs, mut lone, mut around_dead) = (Vec::new(), true, false);
+        for q in g.neighbours(i) {
+            match g.cells[q] {
+                None => libs.push(q),
+                Some(qc) if qc == c => lone = false,
+                Some(_) => around_dead |= is_dead(g.point(q)),
+            }
+        }
+        let [lib] = libs[..] else { continue };
+        if !lone || around_dead || owners_mark(c, g.point(lib)) {
+            continue;
+        }
+        let mut fill = board.clone();
+        if fill.place(g.point(lib), c).self_captured == 0 {
+            continue;
+        }
+        match c {
+            Color::Black => add_b.push(stone),
+            Color::White => add_w.push(stone),
+        }
+    }
+    (add_b, add_w)
+}
+
+/// The record's own count: its TB/TW points as marked (and the points of the
+/// stones the markup makes dead, which editors leave unmarked), its living
+/// stones, and the markup's dead stones.
+pub fn tally(board: &Board, m: &Markup) -> Tally {
+    let g = Grid::from_board(board);
+    let (dead_b, dead_w) = dead_from_markup(board, m);
+    let mut marked = marks(&g, m);
+    let mut t = Tally::default();
+    let mut dead = vec![false; g.cells.len()];
+    for (stones, c) in [(&dead_b, Color::Black), (&dead_w, Color::White)] {
+        t.dead[c.index()] = stones.len() as u32;
+        for p in stones.iter() {
+            let i = g.index(*p);
+            dead[i] = true;
+            marked[i] = Some(c.opponent());
+        }
+    }
+    for i in 0..g.cells.len() {
+        match (g.cells[i], marked[i]) {
+            (Some(s), _) if !dead[i] => t.stones[s.index()] += 1,
+            (_, Some(c)) => t.territory[c.index()] += 1,
+            _ => {}
+        }
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn added(rows: &[&str], black_territory: &[Point]) -> Vec<String> {
+        let board = Board::from_rows(rows);
+        let m = Markup {
+            black_territory: black_territory.to_vec(),
+            white_territory: Vec::new(),
+        };
+        let (b, w) = dead_from_markup(&board, &m);
+        let (ab, aw) = dead_by_rule7(&board, &m, &b, &w);
+        ab.iter().chain(&aw).map(|p| p.sgf()).collect()
+    }
+
+    // A lone Black stone at cb in atari; its liberty bb is surrounded by White.
+    const LONE: [&str; 5] = ["OOOOO", "O.XOO", "OOOOO", ".....", "XXXXX"];
+
+    #[test]
+    fn a_stone_whose_last_liberty_its_owner_cannot_fill_is_dead() {
+        assert_eq!(added(&LONE, &[]), ["cb"]);
+    }
+
+    #[test]
+    fn a_stone_that_can_extend_or_capture_and_a_larger_string_are_left_to_the_markup() {
+        // The liberty bb touches an empty point: Black's fill is no suicide.
+        assert!(added(&["OOOOO", "..XOO", "OOOOO", ".....", "XXXXX"], &[]).is_empty());
+        // The stone dc's liberty cc: Black's fill captures the White stone bc.
+        let capture = ["......", ".XOO..", "XO.XO.", ".XOO..", "......", "......"];
+        assert!(added(&capture, &[]).is_empty());
+        // Two liberties: not in atari.
+        assert!(added(&["OOOOO", "O.X.O", "OOOOO", ".....", "XXXXX"], &[]).is_empty());
+        // Two stones in atari: Black could play back into the space their
+        // capture leaves, so rule 7's second clause may apply; left alone.
+        assert!(added(&["OOOOO", "O.XXO", "OOOOO", ".....", "XXXXX"], &[]).is_empty());
+    }
+
+    #[test]
+    fn the_markup_keeps_its_word_where_it_speaks() {
+        // The liberty marked as Black's territory: the markup says Black owns it.
+        let bb = Point::new(1, 1);
+        assert!(added(&LONE, &[bb]).is_empty());
+        // The White stones around marked dead (on Black's territory): the
+        // markup says they die, not the Black stone.
+        let around: Vec<Point> = (0..5)
+            .flat_map(|x| (0..3).map(move |y| Point::new(x, y)))
+            .filter(|p| LONE[usize::from(p.y)].as_bytes()[usize::from(p.x)] == b'O')
+            .collect();
+        assert!(added(&LONE, &around).is_empty());
+    }
+}

@@ -1,0 +1,194 @@
+//! The two checks of the recorded result: against the record's own count (its
+//! TB/TW markup as marked) and against the rules' count of the final position.
+
+use super::counting::{Counting, Score, Scores};
+use super::divergence::winner_sign;
+use super::recorded::{DeclaredRules, Recorded, WinBy};
+use super::DeadSource;
+use crate::core::board::Color;
+use crate::core::findings::{Code, Finding};
+
+/// The check of the recorded result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultCheck {
+    /// RE as recorded.
+    pub recorded: String,
+    /// The counting RU asks for (`None`: no RU, or one that names no counting).
+    pub declared: Option<Counting>,
+    /// The declared counting's count of the final position, with the dead
+    /// stones used.
+    pub computed: Option<String>,
+    /// That count gives RE; without a declared counting, some counting does.
+    pub matches: bool,
+    /// The record's own count: its TB/TW markup counted as marked (with the
+    /// declared counting, Japanese when none is declared).
+    pub markup_computed: Option<String>,
+    /// The record's own count gives RE (without a declared counting: under
+    /// some counting).
+    pub markup_matches: Option<bool>,
+    /// The countings whose count of the final position gives RE.
+    pub matching: Vec<Counting>,
+}
+
+/// The counting RU asks for.
+pub fn counting_for(d: DeclaredRules) -> Counting {
+    match d {
+        DeclaredRules::Aga => Counting::AgaTerritory,
+        DeclaredRules::Japanese => Counting::Japanese,
+        DeclaredRules::Chinese => Counting::Chinese,
+        DeclaredRules::Swedish => Counting::Swedish,
+    }
+}
+
+/// Whether a score gives the recorded result: its margin when RE has one, else
+/// (`B+`, `W+0.0`) its winner.
+fn gives(s: &Score, rec: Recorded) -> Option<bool> {
+    match (rec, rec.black_margin()) {
+        (_, Some(m)) => Some((s.margin - m).abs() < 1e-6),
+        (
+            Recorded::Win {
+                winner,
+                by: WinBy::UnknownMargin,
+            },
+            None,
+        ) => {
+            let sign = match winner {
+                Color::Black => 1,
+                Color::White => -1,
+            };
+            Some(winner_sign(s.margin) == sign)
+        }
+        _ => None,
+    }
+}
+
+/// Komi values in common use, for the hint of a result mismatch.
+const USUAL_KOMI: [f64; 7] = [0.0, 0.5, 4.5, 5.5, 6.5, 7.5, 8.0];
+
+/// What a result check needs besides the recorded result.
+pub struct CheckInput<'a> {
+    pub re: &'a str,
+    pub declared: Option<Counting>,
+    pub scores: &'a Scores,
+    pub markup_scores: Option<&'a Scores>,
+    pub dead: DeadSource,
+    pub ended_by_passes: bool,
+}
+
+/// Checks RE against the record's own count (its markup as marked: a
+/// disagreement is C608, the record contradicts itself) and against the rules'
+/// count of the final position (without markup a disagreement is C601; with it
+/// the rules' reading of the markup's position is research material, C609).
+/// Without a declared counting RE is checked against every counting. A margin
+/// the komi's half points cannot give is C602.
+pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Option<ResultCheck> {
+    // A result that names neither a margin nor a winner says nothing to check.
+    gives(&i.scores.japanese, rec)?;
+    let matching: Vec<Counting> = i
+        .scores
+        .iter()
+        .filter(|(_, s)| gives(s, rec) == Some(true))
+        .map(|(c, _)| c)
+        .collect();
+    let declared_score = i.declared.map(|c| i.scores.get(c));
+    let matches = match i.declared {
+        Some(c) => matching.contains(&c),
+        None => !matching.is_empty(),
+    };
+    let markup_matches = i.markup_scores.map(|m| match i.declared {
+        Some(c) => gives(m.get(c), rec) == Some(true),
+        None => m.iter().any(|(_, s)| gives(s, rec) == Some(true)),
+    });
+    let markup_score = i
+        .markup_scores
+        .map(|m| m.get(i.declared.unwrap_or(Counting::Japanese)));
+    let rules_name = |c: Option<Counting>| c.map_or("japanese", Counting::key);
+    if markup_matches == Some(false) {
+        if let Some(m) = markup_score {
+            findings.push(Finding::new(
+                Code::MarkupCountMismatch,
+                format!(
+                    "RE[{}] but the record's own count (its TB/TW markup as marked, with the \
+                     captures, the {} counting and komi {}) gives {}: the record contradicts itself",
+                    i.re,
+                    rules_name(i.declared),
+                    m.komi,
+                    m.result()
+                ),
+            ));
+        }
+    }
+    if !matches && i.markup_scores.is_none() && i.dead != DeadSource::None {
+        let unfinished = if i.ended_by_passes {
+            ""
+        } else {
+            "; the record does not end with two passes, so this counts its last position, \
+             which may not be the one the players counted"
+        };
+        let message = match (i.declared, declared_score) {
+            (Some(c), Some(s)) => format!(
+                "RE[{}] but the {} count gives {} with komi {} (dead stones: {}){}{unfinished}",
+                i.re,
+                c.key(),
+                s.result(),
+                s.komi,
+                i.dead.key(),
+                komi_hint(s, rec, i.ended_by_passes),
+            ),
+            _ => {
+                let all: Vec<String> = i
+                    .scores
+                    .iter()
+                    .map(|(c, s)| format!("{} {}", c.key(), s.result()))
+                    .collect();
+                format!(
+                    "RE[{}] but no counting gives it (no RU: {}; dead stones: {}){unfinished}",
+                    i.re,
+                    all.join(", "),
+                    i.dead.key(),
+                )
+            }
+        };
+        findings.push(Finding::new(Code::ResultMismatch, message));
+    }
+    if let (Some(s), Some(m)) = (declared_score, rec.black_margin()) {
+        // A count is a whole number minus komi (minus compensation).
+        let frac = (m + s.komi + s.compensation).rem_euclid(1.0);
+        if frac > 1e-6 && (1.0 - frac) > 1e-6 {
+            findings.push(Finding::new(
+                Code::ResultImpossible,
+                format!(
+                    "RE[{}] cannot arise with komi {}: the half points do not match",
+                    i.re, s.komi
+                ),
+            ));
+        }
+    }
+    Some(ResultCheck {
+        recorded: i.re.to_string(),
+        declared: i.declared,
+        computed: declared_score.map(Score::result),
+        matches,
+        markup_computed: markup_score.map(Score::result),
+        markup_matches,
+        matching,
+    })
+}
+
+/// "; with komi 7.5 it would equal RE (is KM right?)", when a usual komi that
+/// differs from the one used by more than a point would explain the mismatch.
+/// Not in a record without final passes: its count is of a position that may
+/// not be the counted one, so it says nothing about the komi. A komi a point
+/// away is no hint: a count a point off is far more often a counting question.
+fn komi_hint(s: &Score, rec: Recorded, ended_by_passes: bool) -> String {
+    let Some(m) = rec.black_margin() else {
+        return String::new();
+    };
+    let implied = s.komi + s.margin - m;
+    let usual = USUAL_KOMI.iter().any(|k| (k - implied).abs() < 1e-6);
+    if usual && ended_by_passes && (implied - s.komi).abs() > 1.0 + 1e-6 {
+        format!("; with komi {implied} it would equal RE (is KM right?)")
+    } else {
+        String::new()
+    }
+}
