@@ -42,7 +42,9 @@ fn main() {
         let Ok(bytes) = item.read() else { continue };
         let c = sgfaudit::sgf::read(&bytes);
         for i in 0..c.game_count() {
-            let parsed = c.parse_game(i);
+            let Some(parsed) = c.parse_game(i) else {
+                continue;
+            };
             let Some(rec) = parsed.record else {
                 continue;
             };
@@ -72,7 +74,7 @@ fn main() {
             let sgf =
                 |v: &[sgfaudit::core::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
             list.push(serde_json::json!({
-                "file": item.name, "game": i, "size": rec.size,
+                "file": item.name, "game": i, "size": rec.size.get(),
                 "black": sgf(&truth.0), "white": sgf(&truth.1), "counted_re": counted,
                 "black_rule7": sgf(&completed.0), "white_rule7": sgf(&completed.1),
             }));

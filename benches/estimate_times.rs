@@ -17,7 +17,9 @@ fn main() {
         let Ok(bytes) = item.read() else { continue };
         let c = sgfaudit::sgf::read(&bytes);
         for i in 0..c.game_count() {
-            let parsed = c.parse_game(i);
+            let Some(parsed) = c.parse_game(i) else {
+                continue;
+            };
             let counted = parsed
                 .info
                 .result

@@ -40,7 +40,7 @@ fn records(files: &[(String, Vec<u8>)]) -> Vec<GameRecord> {
     for (_, bytes) in files {
         let c = sgf::read(bytes);
         for i in 0..c.game_count() {
-            if let Some(r) = c.parse_game(i).record {
+            if let Some(r) = c.parse_game(i).and_then(|g| g.record) {
                 out.push(r);
             }
         }
@@ -79,7 +79,10 @@ fn bench(c: &mut Criterion) {
             for (_, bytes) in &files {
                 let c = sgf::read(bytes);
                 for i in 0..c.game_count() {
-                    n += c.parse_game(i).record.map_or(0, |r| r.events.len());
+                    n += c
+                        .parse_game(i)
+                        .and_then(|g| g.record)
+                        .map_or(0, |r| r.events.len());
                 }
             }
             n

@@ -10,17 +10,30 @@ use crate::core::game::GameInfo;
 use crate::core::replay::{EndState, Replayer, Verdicts};
 use crate::core::rules::RuleOptions;
 use crate::input::InputError;
-use crate::scoring::{score_game, NotScored, Scoring, ScoringOptions};
+use crate::scoring::{recorded, score_game, NotScored, Scoring, ScoringOptions};
 use crate::sgf::{self, NoGame, NoRecord};
 
 /// What the audit is asked to do.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct AuditOptions {
     pub rules: RuleOptions,
     pub scoring: ScoringOptions,
-    /// Test hook: panic while handling any game of a file whose name contains this
-    /// text, to prove panic isolation. Hidden from the CLI's help.
-    pub inject_fault: Option<String>,
+}
+
+/// Test hook, not an option: when the environment variable
+/// `SGFAUDIT_INJECT_FAULT` holds a text, the audit of any game of a file whose
+/// name contains it panics, so tests can prove that a panic costs one game and
+/// the run goes on (tests/cli.rs).
+fn fault_injected(path: &str) -> bool {
+    static PATTERN: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    PATTERN
+        .get_or_init(|| {
+            std::env::var("SGFAUDIT_INJECT_FAULT")
+                .ok()
+                .filter(|p| !p.is_empty())
+        })
+        .as_deref()
+        .is_some_and(|p| path.contains(p))
 }
 
 /// Why a game could not be audited.
@@ -133,15 +146,12 @@ pub fn audit_bytes(
             )],
         };
     }
-    let inject = opts
-        .inject_fault
-        .as_deref()
-        .is_some_and(|pat| !pat.is_empty() && path.contains(pat));
+    let inject = fault_injected(path);
     let mut games = Vec::with_capacity(collection.game_count());
     for index in 0..collection.game_count() {
         let result = catch_unwind(AssertUnwindSafe(|| {
             if inject {
-                panic!("fault injected by --inject-fault");
+                panic!("fault injected by SGFAUDIT_INJECT_FAULT");
             }
             audit_game(&collection, index, opts, replayer)
         }));
@@ -185,11 +195,21 @@ fn audit_game(
     opts: &AuditOptions,
     replayer: &mut Replayer,
 ) -> GameReport {
-    let parsed = collection.parse_game(index);
-    let Some(record) = parsed.record else {
+    let Some(parsed) = collection.parse_game(index) else {
+        let why = GameError::NoRecord(NoRecord::Unparsable);
+        return GameReport::failed(index, why, GameInfo::default(), Vec::new());
+    };
+    let Some(mut record) = parsed.record else {
         let why = GameError::NoRecord(parsed.error.unwrap_or(NoRecord::Unparsable));
         return GameReport::failed(index, why, parsed.info, parsed.findings);
     };
+    // The rules the record declares decide which verdicts are errors.
+    record.binding = parsed
+        .info
+        .rules
+        .as_deref()
+        .and_then(recorded::parse_rules)
+        .map(recorded::DeclaredRules::binding);
     let outcome = replayer.replay(&record, &opts.rules);
     let mut findings = parsed.findings;
     findings.extend(outcome.findings);
@@ -205,7 +225,7 @@ fn audit_game(
         index,
         status: Status::Ok,
         info: parsed.info,
-        board_size: Some(record.size),
+        board_size: Some(record.size.get()),
         handicap: record.handicap,
         komi: record.komi,
         moves: outcome.moves,

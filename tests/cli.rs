@@ -187,14 +187,13 @@ fn a_closed_stdout_is_not_an_error() {
 
 #[test]
 fn an_injected_panic_becomes_an_internal_error_finding() {
-    let (code, out, _) = run(&[
-        "check",
-        "corpus/rules",
-        "--format",
-        "jsonl",
-        "--inject-fault",
-        "triple-ko",
-    ]);
+    let out = bin()
+        .args(["check", "corpus/rules", "--format", "jsonl"])
+        .env("SGFAUDIT_INJECT_FAULT", "triple-ko")
+        .output()
+        .expect("run sgfaudit");
+    let code = out.status.code().unwrap_or(-1);
+    let out = String::from_utf8_lossy(&out.stdout).into_owned();
     assert_eq!(code, 1, "not 101: the run goes on");
     let rows: Vec<serde_json::Value> = out
         .lines()

@@ -28,7 +28,7 @@ fn game() -> impl Strategy<Value = Game> {
 
 fn record(g: &Game) -> GameRecord {
     let mut r = GameRecord {
-        size: g.size,
+        size: sgfaudit::core::board::BoardSize::new(g.size).expect("sizes 1..=19"),
         ..Default::default()
     };
     let mut color = Color::Black;

@@ -249,7 +249,7 @@ fn markup_and_estimate(
 ) -> Option<(DeadSets, DeadSets)> {
     let bytes = std::fs::read(f).unwrap();
     let c = sgfaudit::sgf::read(&bytes);
-    let rec = c.parse_game(0).record?;
+    let rec = c.parse_game(0)?.record?;
     let m = rec.markup.clone()?;
     let out = rp.replay(&rec, &Default::default());
     if out.end.trailing_passes < 2 {

@@ -13,9 +13,7 @@ fuzz_target!(|data: &[u8]| {
             ..Default::default()
         };
         let mut findings = Vec::new();
-        if let Scoring::Scored {
-            scores, divergence, ..
-        } = score_game(
+        if let Scoring::Scored(scored) = score_game(
             r.board(),
             &record,
             &info,
@@ -23,11 +21,10 @@ fuzz_target!(|data: &[u8]| {
             &ScoringOptions::default(),
             &mut findings,
         ) {
-            for d in divergence {
+            for d in &scored.divergence {
                 let sum: f64 = d.causes.iter().map(|c| c.1).sum();
                 assert!((sum - d.margin_difference).abs() < 1e-6);
             }
-            let _ = scores;
         }
     });
 });

@@ -17,6 +17,30 @@ const MAX_STRIDE: usize = MAX_SIZE + 2;
 /// Cells in the largest padded board.
 pub const MAX_CELLS: usize = MAX_STRIDE * MAX_STRIDE;
 
+/// A board side, 1..=52 ([`MAX_SIZE`]): the only sizes a [`Board`] can have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BoardSize(u8);
+
+impl BoardSize {
+    /// The usual 19x19.
+    pub const STANDARD: BoardSize = BoardSize(19);
+
+    /// A side of `n`, when `n` is in 1..=52.
+    pub fn new(n: u8) -> Option<BoardSize> {
+        (1..=MAX_SIZE as u8).contains(&n).then_some(BoardSize(n))
+    }
+
+    pub fn get(self) -> u8 {
+        self.0
+    }
+}
+
+impl Default for BoardSize {
+    fn default() -> Self {
+        BoardSize::STANDARD
+    }
+}
+
 /// A stone colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
@@ -183,11 +207,8 @@ pub struct Board {
 }
 
 impl Board {
-    /// An empty board of the given side (1..=52).
-    ///
-    /// # Panics
-    /// If `size` is 0 or above [`MAX_SIZE`]; callers validate sizes first.
-    pub fn new(size: u8) -> Box<Board> {
+    /// An empty board of the given side.
+    pub fn new(size: BoardSize) -> Box<Board> {
         let mut b = Box::new(Board {
             size: 1,
             stride: 3,
@@ -205,11 +226,8 @@ impl Board {
     }
 
     /// Empties the board and sets its side, keeping its memory.
-    pub fn reset(&mut self, size: u8) {
-        assert!(
-            size >= 1 && usize::from(size) <= MAX_SIZE,
-            "board size out of range"
-        );
+    pub fn reset(&mut self, size: BoardSize) {
+        let size = size.get();
         let old = self.stride * self.stride;
         self.size = size;
         self.stride = usize::from(size) + 2;
@@ -516,7 +534,8 @@ impl Board {
     /// (empty), for tests.
     #[cfg(test)]
     pub(crate) fn from_rows(rows: &[&str]) -> Box<Board> {
-        let mut b = Board::new(rows.len() as u8);
+        let side = BoardSize::new(rows.len() as u8).expect("test rows fit a board");
+        let mut b = Board::new(side);
         let stones = rows.iter().enumerate().flat_map(|(y, r)| {
             r.chars().enumerate().filter_map(move |(x, ch)| {
                 let c = match ch {
@@ -597,7 +616,7 @@ mod tests {
 
     #[test]
     fn captures_single_stone_and_updates_hash() {
-        let mut b = Board::new(9);
+        let mut b = Board::new(BoardSize::new(9).unwrap());
         b.place(pt("ba"), Color::Black);
         b.place(pt("ab"), Color::Black);
         let r = b.place(pt("aa"), Color::White);
@@ -608,7 +627,7 @@ mod tests {
 
     #[test]
     fn merge_and_capture_big_string() {
-        let mut b = Board::new(5);
+        let mut b = Board::new(BoardSize::new(5).unwrap());
         for p in ["aa", "ba", "ca"] {
             b.place(pt(p), Color::White);
         }
@@ -630,7 +649,7 @@ mod tests {
 
     #[test]
     fn equals_at_rebuilds_earlier_position() {
-        let mut b = Board::new(9);
+        let mut b = Board::new(BoardSize::new(9).unwrap());
         let mut scratch = [0u8; MAX_CELLS];
         let mark = b.log_len();
         b.place(pt("ee"), Color::Black);

@@ -1,7 +1,7 @@
 //! The game record as the core sees it: board size, game info and the main line as
 //! a flat list of events. Built from SGF by `sgf::convert`; the core never sees SGF.
 
-use crate::core::board::{Color, Point};
+use crate::core::board::{BoardSize, Color, Point};
 use crate::core::rules::RulesetSet;
 
 /// What a move event does.
@@ -55,7 +55,7 @@ pub struct GameInfo {
 /// A game: the facts the replay and scoring need, nothing about text.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameRecord {
-    pub size: u8,
+    pub size: BoardSize,
     /// `HA` as recorded (0 when absent).
     pub handicap: u32,
     /// `KM` as recorded.

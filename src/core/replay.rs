@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::core::board::{Board, Color, Point, MAX_CELLS, PLAYER_KEY};
+use crate::core::board::{Board, BoardSize, Color, Point, MAX_CELLS, PLAYER_KEY};
 use crate::core::findings::{Code, Finding, Severity};
 use crate::core::game::{Event, GameRecord, MoveKind};
 use crate::core::rules::{
@@ -173,7 +173,7 @@ enum Map {
 impl Replayer {
     pub fn new() -> Replayer {
         Replayer {
-            board: Board::new(19),
+            board: Board::new(BoardSize::STANDARD),
             scratch: Box::new([0; MAX_CELLS]),
             history: Vec::new(),
             positional: PositionMap::default(),
@@ -187,7 +187,7 @@ impl Replayer {
     }
 
     /// Replays the main line of `record` once and judges every move under AGA,
-    /// Japanese and Swedish rules. The record's size must be 1..=52.
+    /// Japanese and Swedish rules.
     pub fn replay(&mut self, record: &GameRecord, opts: &RuleOptions) -> ReplayOutcome {
         let events = record.events.len();
         self.board.reset(record.size);
@@ -548,7 +548,7 @@ impl Run {
         Run {
             opts: *opts,
             binding: record.binding_rulesets(),
-            size: record.size,
+            size: record.size.get(),
             machine_written: record.machine_written,
             moves: 0,
             to_move,

@@ -3,10 +3,12 @@
 //! iterative teardown of the tree (sgf-parse's own Drop recurses and would overflow
 //! the stack on long games).
 
+use std::collections::HashSet;
+
 use sgf_parse::go::{Move, Prop};
 use sgf_parse::{SgfNode, SgfProp};
 
-use crate::core::board::{Color, Point, MAX_SIZE};
+use crate::core::board::{BoardSize, Color, Point};
 use crate::core::findings::{Code, Finding};
 use crate::core::game::{Event, GameInfo, GameRecord, Markup, MoveKind};
 
@@ -70,6 +72,261 @@ pub struct Converted {
     pub findings: Vec<Finding>,
 }
 
+/// What the root node says about the game.
+struct RootInfo {
+    info: GameInfo,
+    /// The board size, or why there is no usable board.
+    size: Result<BoardSize, NoRecord>,
+    handicap: u32,
+    /// KM as written.
+    komi: Option<f64>,
+    /// `HA[1]`: Fox's game without komi.
+    no_komi_game: bool,
+    first_player: Option<Color>,
+    machine_written: bool,
+    findings: Vec<Finding>,
+}
+
+/// Reads the game information of the root node.
+fn read_root(root: &SgfNode<Prop>) -> RootInfo {
+    let mut r = RootInfo {
+        info: GameInfo::default(),
+        size: Ok(BoardSize::STANDARD),
+        handicap: 0,
+        komi: None,
+        no_komi_game: false,
+        first_player: None,
+        machine_written: false,
+        findings: Vec::new(),
+    };
+    for prop in root.properties() {
+        match prop {
+            Prop::SZ((w, h)) => {
+                r.size = if w != h {
+                    Err(NoRecord::Rectangular(*w, *h))
+                } else {
+                    BoardSize::new(*w).ok_or(NoRecord::SizeOutOfRange(*w))
+                };
+            }
+            Prop::Invalid(id, v) if id == "SZ" => {
+                r.size = Err(NoRecord::SizeNotANumber(v.join("][")));
+            }
+            Prop::GM(g) if *g != 1 => r.size = Err(NoRecord::NotGo(g.to_string())),
+            Prop::HA(h) => r.handicap = u32::try_from(*h).unwrap_or(0),
+            Prop::Invalid(id, v) if id == "HA" => {
+                let raw = v.first().map(|s| s.trim()).unwrap_or("");
+                // Fox writes HA[1] for a game without komi (Black simply moves first).
+                r.no_komi_game |= raw == "1";
+                if raw != "0" && raw != "1" && !raw.is_empty() {
+                    r.findings.push(Finding::new(
+                        Code::BadPropertyValue,
+                        format!("HA[{raw}] is not a handicap; ignored"),
+                    ));
+                }
+            }
+            Prop::KM(k) if k.is_finite() => r.komi = Some(*k),
+            Prop::KM(_) => {}
+            Prop::Invalid(id, v) if id == "KM" => {
+                let raw = v.first().map(String::as_str).unwrap_or("");
+                match raw.trim().replace(',', ".").parse::<f64>() {
+                    Ok(k) if k.is_finite() => r.komi = Some(k),
+                    _ => r.findings.push(Finding::new(
+                        Code::BadPropertyValue,
+                        format!("KM[{raw}] is not a number; ignored"),
+                    )),
+                }
+            }
+            Prop::PL(c) => {
+                r.first_player = Some(match c {
+                    sgf_parse::Color::Black => Color::Black,
+                    sgf_parse::Color::White => Color::White,
+                })
+            }
+            Prop::AP((name, _)) => {
+                r.machine_written = true;
+                r.info.application = Some(name.text.clone());
+            }
+            Prop::Invalid(id, v) if id == "AP" => {
+                r.machine_written = true;
+                r.info.application = v.first().cloned();
+            }
+            Prop::Invalid(id, v) if id == "FF" => r.findings.push(Finding::new(
+                Code::UnusualFileFormat,
+                format!("FF[{}] is not an SGF version 1-4", v.join("][")),
+            )),
+            Prop::RU(t) => r.info.rules = Some(t.text.clone()),
+            Prop::RE(t) => r.info.result = Some(t.text.clone()),
+            Prop::PB(t) => r.info.black = Some(t.text.clone()),
+            Prop::PW(t) => r.info.white = Some(t.text.clone()),
+            Prop::DT(t) => r.info.date = Some(t.text.clone()),
+            _ => {}
+        }
+        r.machine_written |= names_a_server(prop);
+    }
+    r
+}
+
+/// A game-info text (not CA, RE or RU) that names a server or program.
+fn names_a_server(prop: &Prop) -> bool {
+    if matches!(prop, Prop::CA(_) | Prop::RE(_) | Prop::RU(_)) {
+        return false;
+    }
+    text_of(prop).is_some_and(|t| {
+        let lower = t.to_ascii_lowercase();
+        MACHINE_MARKS.iter().any(|m| lower.contains(m))
+    })
+}
+
+/// The komi as it is read: a scaled KM in points (A506), and Fox's unwritten
+/// standard komi as none (A507).
+fn komi_as_read(
+    k: f64,
+    handicap: u32,
+    no_komi_game: bool,
+    info: &GameInfo,
+    findings: &mut Vec<Finding>,
+) -> Option<f64> {
+    let k = match rescaled_komi(k) {
+        Some((points, how)) => {
+            findings.push(Finding::new(
+                Code::KomiScaled,
+                format!("KM[{k}] read as {points} points: {how}"),
+            ));
+            points
+        }
+        None => k,
+    };
+    if k == 0.0 && handicap == 0 && !no_komi_game && written_by_fox(info) {
+        findings.push(Finding::new(
+            Code::KomiUnwritten,
+            "KM[0] in an even game written by Fox's client, which writes 0 for the \
+             server's standard komi: read as no KM (each ruleset's own komi)",
+        ));
+        return None;
+    }
+    Some(k)
+}
+
+/// The moves and territory markup one node holds.
+#[derive(Default)]
+struct NodeContent {
+    moves: Vec<(Color, MoveKind)>,
+    markup: Option<Markup>,
+}
+
+/// P307 for every property identifier a node repeats. `seen` is reused from
+/// node to node; a set, so a node of a million properties costs linear time.
+fn duplicate_properties(
+    node: &SgfNode<Prop>,
+    moves: u32,
+    seen: &mut HashSet<String>,
+    findings: &mut Vec<Finding>,
+) {
+    seen.clear();
+    for prop in node.properties() {
+        let id = identifier(prop);
+        if seen.contains(&id) {
+            findings.push(
+                Finding::new(
+                    Code::DuplicateProperty,
+                    format!("{id} appears twice in one node (after move {moves})"),
+                )
+                .at_move(moves),
+            );
+        } else {
+            seen.insert(id);
+        }
+    }
+}
+
+/// Reads one property of a main-line node into the record (setup) or the
+/// node's content (moves, markup). `moves` is the count before this node.
+fn read_property(
+    prop: &Prop,
+    record: &mut GameRecord,
+    moves: u32,
+    content: &mut NodeContent,
+    findings: &mut Vec<Finding>,
+) {
+    let size = record.size.get();
+    let on_board = |p: &Point2| p.x < size && p.y < size;
+    match prop {
+        Prop::B(m) | Prop::W(m) => {
+            let color = if matches!(prop, Prop::B(_)) {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let kind = match m {
+                Move::Pass => MoveKind::Pass,
+                Move::Move(p) if on_board(p) => MoveKind::Place(Point::new(p.x, p.y)),
+                // FF[3] and many tools write a pass as `tt` on boards up to 19x19.
+                Move::Move(p) if size <= 19 && p.x == 19 && p.y == 19 => MoveKind::Pass,
+                Move::Move(p) => MoveKind::OffBoard { x: p.x, y: p.y },
+            };
+            content.moves.push((color, kind));
+        }
+        Prop::Invalid(id, v) if id == "B" || id == "W" => {
+            let color = if id == "B" {
+                Color::Black
+            } else {
+                Color::White
+            };
+            findings.push(
+                Finding::new(
+                    Code::BadMoveValue,
+                    format!("{id}[{}] is not a point", v.join("][")),
+                )
+                .at_move(moves + content.moves.len() as u32 + 1)
+                .with_color(color),
+            );
+            content.moves.push((color, MoveKind::Unreadable));
+        }
+        Prop::AB(set) | Prop::AW(set) | Prop::AE(set) => {
+            let c = match prop {
+                Prop::AB(_) => Some(Color::Black),
+                Prop::AW(_) => Some(Color::White),
+                _ => None,
+            };
+            for p in sorted(set) {
+                if on_board(&p) {
+                    record.setup.push((Point::new(p.x, p.y), c));
+                } else {
+                    findings.push(Finding::new(
+                        Code::BadMoveValue,
+                        format!(
+                            "setup point ({}, {}) is off the {size}x{size} board; ignored",
+                            p.x, p.y
+                        ),
+                    ));
+                }
+            }
+        }
+        Prop::Invalid(id, v) if id == "AB" || id == "AW" || id == "AE" => {
+            findings.push(Finding::new(
+                Code::BadMoveValue,
+                format!(
+                    "{id}[{}] holds a value that is not a point; ignored",
+                    v.join("][")
+                ),
+            ));
+        }
+        Prop::TB(set) | Prop::TW(set) => {
+            let m = content.markup.get_or_insert_with(Markup::default);
+            let pts = sorted(set)
+                .into_iter()
+                .filter(on_board)
+                .map(|p| Point::new(p.x, p.y));
+            if matches!(prop, Prop::TB(_)) {
+                m.black_territory.extend(pts);
+            } else {
+                m.white_territory.extend(pts);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Drops a tree without recursion.
 pub fn dismantle<P: SgfProp>(root: SgfNode<P>) {
     let mut stack = vec![root];
@@ -129,7 +386,8 @@ pub struct Converter {
     findings: Vec<Finding>,
     markup: Option<Markup>,
     moves: u32,
-    ids: Vec<String>,
+    /// Property identifiers seen in the node being read (reused).
+    ids: HashSet<String>,
 }
 
 /// A komi no board could give (100 points or more) written by a server that
@@ -164,145 +422,39 @@ impl Converter {
     /// Reads the game information of the root node (the root's moves and setup
     /// come with [`Converter::node`], like any other node).
     pub fn start(root: &SgfNode<Prop>) -> Converter {
-        let mut findings = Vec::new();
-        let mut info = GameInfo::default();
-        let mut size: Option<u8> = Some(19);
-        let mut size_error = None;
-        let mut handicap = 0u32;
-        let mut komi = None;
-        let mut no_komi_game = false;
-        let mut first_player = None;
-        let mut machine = false;
-
-        for prop in root.properties() {
-            match prop {
-                Prop::SZ((w, h)) => {
-                    if w != h {
-                        size = None;
-                        size_error = Some(NoRecord::Rectangular(*w, *h));
-                    } else if *w == 0 || usize::from(*w) > MAX_SIZE {
-                        size = None;
-                        size_error = Some(NoRecord::SizeOutOfRange(*w));
-                    } else {
-                        size = Some(*w);
-                    }
-                }
-                Prop::Invalid(id, v) if id == "SZ" => {
-                    size = None;
-                    size_error = Some(NoRecord::SizeNotANumber(v.join("][")));
-                }
-                Prop::GM(g) if *g != 1 => {
-                    size = None;
-                    size_error = Some(NoRecord::NotGo(g.to_string()));
-                }
-                Prop::HA(h) => handicap = u32::try_from(*h).unwrap_or(0),
-                Prop::Invalid(id, v) if id == "HA" => {
-                    let raw = v.first().map(|s| s.trim()).unwrap_or("");
-                    // Fox writes HA[1] for a game without komi (Black simply moves first).
-                    no_komi_game |= raw == "1";
-                    if raw != "0" && raw != "1" && !raw.is_empty() {
-                        findings.push(Finding::new(
-                            Code::BadPropertyValue,
-                            format!("HA[{raw}] is not a handicap; ignored"),
-                        ));
-                    }
-                }
-                Prop::KM(k) if k.is_finite() => komi = Some(*k),
-                Prop::KM(_) => {}
-                Prop::Invalid(id, v) if id == "KM" => {
-                    let raw = v.first().map(String::as_str).unwrap_or("");
-                    match raw.trim().replace(',', ".").parse::<f64>() {
-                        Ok(k) if k.is_finite() => komi = Some(k),
-                        _ => findings.push(Finding::new(
-                            Code::BadPropertyValue,
-                            format!("KM[{raw}] is not a number; ignored"),
-                        )),
-                    }
-                }
-                Prop::PL(c) => {
-                    first_player = Some(match c {
-                        sgf_parse::Color::Black => Color::Black,
-                        sgf_parse::Color::White => Color::White,
-                    })
-                }
-                Prop::AP((name, _)) => {
-                    machine = true;
-                    info.application = Some(name.text.clone());
-                }
-                Prop::Invalid(id, v) if id == "AP" => {
-                    machine = true;
-                    info.application = v.first().cloned();
-                }
-                Prop::Invalid(id, v) if id == "FF" => findings.push(Finding::new(
-                    Code::UnusualFileFormat,
-                    format!("FF[{}] is not an SGF version 1-4", v.join("][")),
-                )),
-                Prop::RU(t) => info.rules = Some(t.text.clone()),
-                Prop::RE(t) => info.result = Some(t.text.clone()),
-                Prop::PB(t) => info.black = Some(t.text.clone()),
-                Prop::PW(t) => info.white = Some(t.text.clone()),
-                Prop::DT(t) => info.date = Some(t.text.clone()),
-                _ => {}
+        let RootInfo {
+            info,
+            size,
+            handicap,
+            komi,
+            no_komi_game,
+            first_player,
+            machine_written,
+            mut findings,
+        } = read_root(root);
+        let size = match size {
+            Ok(size) => size,
+            Err(why) => {
+                findings.push(Finding::new(why.code(), why.to_string()));
+                return Converter {
+                    record: None,
+                    info,
+                    error: Some(why),
+                    findings,
+                    markup: None,
+                    moves: 0,
+                    ids: HashSet::new(),
+                };
             }
-            if !machine {
-                if let Some(t) = text_of(prop) {
-                    let lower = t.to_ascii_lowercase();
-                    if !matches!(prop, Prop::CA(_) | Prop::RE(_) | Prop::RU(_))
-                        && MACHINE_MARKS.iter().any(|m| lower.contains(m))
-                    {
-                        machine = true;
-                    }
-                }
-            }
-        }
-
-        let Some(size) = size else {
-            let why = size_error.unwrap_or(NoRecord::SizeNotANumber(String::new()));
-            findings.push(Finding::new(why.code(), why.to_string()));
-            return Converter {
-                record: None,
-                info,
-                error: Some(why),
-                findings,
-                markup: None,
-                moves: 0,
-                ids: Vec::new(),
-            };
         };
-
-        let komi = komi.map(|k| match rescaled_komi(k) {
-            Some((points, how)) => {
-                findings.push(Finding::new(
-                    Code::KomiScaled,
-                    format!("KM[{k}] read as {points} points: {how}"),
-                ));
-                points
-            }
-            None => k,
-        });
-        let komi = match komi {
-            Some(k) if k == 0.0 && handicap == 0 && !no_komi_game && written_by_fox(&info) => {
-                findings.push(Finding::new(
-                    Code::KomiUnwritten,
-                    "KM[0] in an even game written by Fox's client, which writes 0 for the \
-                     server's standard komi: read as no KM (each ruleset's own komi)",
-                ));
-                None
-            }
-            k => k,
-        };
+        let komi = komi.and_then(|k| komi_as_read(k, handicap, no_komi_game, &info, &mut findings));
         Converter {
             record: Some(GameRecord {
                 size,
                 handicap,
                 komi,
                 first_player,
-                machine_written: machine,
-                binding: info
-                    .rules
-                    .as_deref()
-                    .and_then(crate::scoring::recorded::parse_rules)
-                    .map(crate::scoring::recorded::DeclaredRules::binding),
+                machine_written,
                 ..Default::default()
             }),
             info,
@@ -310,118 +462,23 @@ impl Converter {
             findings,
             markup: None,
             moves: 0,
-            ids: Vec::new(),
+            ids: HashSet::new(),
         }
     }
 
-    /// Adds one node of the main line.
+    /// Adds one node of the main line: its moves, setup and territory markup.
     pub fn node(&mut self, node: &SgfNode<Prop>) {
         let Some(record) = self.record.as_mut() else {
             return;
         };
-        let size = record.size;
-        let findings = &mut self.findings;
-        let ids = &mut self.ids;
-        let mut markup = self.markup.take();
-        let mut moves = self.moves;
-        let setup_start = record.setup.len() as u32;
-        let mut node_moves: Vec<(Color, MoveKind)> = Vec::new();
-        let mut node_markup: Option<Markup> = None;
-        ids.clear();
+        let moves = self.moves;
         if node.properties.len() > 1 {
-            for prop in node.properties() {
-                let id = identifier(prop);
-                if ids.contains(&id) {
-                    findings.push(
-                        Finding::new(
-                            Code::DuplicateProperty,
-                            format!("{id} appears twice in one node (after move {moves})"),
-                        )
-                        .at_move(moves),
-                    );
-                } else {
-                    ids.push(id);
-                }
-            }
+            duplicate_properties(node, moves, &mut self.ids, &mut self.findings);
         }
+        let setup_start = record.setup.len() as u32;
+        let mut content = NodeContent::default();
         for prop in node.properties() {
-            match prop {
-                Prop::B(m) | Prop::W(m) => {
-                    let color = if matches!(prop, Prop::B(_)) {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    let kind = match m {
-                        Move::Pass => MoveKind::Pass,
-                        Move::Move(p) if p.x < size && p.y < size => {
-                            MoveKind::Place(Point::new(p.x, p.y))
-                        }
-                        // FF[3] and many tools write a pass as `tt` on boards up to 19x19.
-                        Move::Move(p) if size <= 19 && p.x == 19 && p.y == 19 => MoveKind::Pass,
-                        Move::Move(p) => MoveKind::OffBoard { x: p.x, y: p.y },
-                    };
-                    node_moves.push((color, kind));
-                }
-                Prop::Invalid(id, v) if id == "B" || id == "W" => {
-                    let color = if id == "B" {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    findings.push(
-                        Finding::new(
-                            Code::BadMoveValue,
-                            format!("{id}[{}] is not a point", v.join("][")),
-                        )
-                        .at_move(moves + node_moves.len() as u32 + 1)
-                        .with_color(color),
-                    );
-                    node_moves.push((color, MoveKind::Unreadable));
-                }
-                Prop::AB(set) | Prop::AW(set) | Prop::AE(set) => {
-                    let c = match prop {
-                        Prop::AB(_) => Some(Color::Black),
-                        Prop::AW(_) => Some(Color::White),
-                        _ => None,
-                    };
-                    for p in sorted(set) {
-                        if p.x < size && p.y < size {
-                            record.setup.push((Point::new(p.x, p.y), c));
-                        } else {
-                            findings.push(Finding::new(
-                                Code::BadMoveValue,
-                                format!(
-                                    "setup point ({}, {}) is off the {size}x{size} board; ignored",
-                                    p.x, p.y
-                                ),
-                            ));
-                        }
-                    }
-                }
-                Prop::Invalid(id, v) if id == "AB" || id == "AW" || id == "AE" => {
-                    findings.push(Finding::new(
-                        Code::BadMoveValue,
-                        format!(
-                            "{id}[{}] holds a value that is not a point; ignored",
-                            v.join("][")
-                        ),
-                    ));
-                }
-                Prop::TB(set) | Prop::TW(set) => {
-                    let m = node_markup.get_or_insert_with(Markup::default);
-                    let pts = sorted(set)
-                        .into_iter()
-                        .filter(|p| p.x < size && p.y < size)
-                        .map(|p| Point::new(p.x, p.y));
-                    if matches!(prop, Prop::TB(_)) {
-                        m.black_territory.extend(pts);
-                    } else {
-                        m.white_territory.extend(pts);
-                    }
-                }
-                _ => {}
-            }
+            read_property(prop, record, moves, &mut content, &mut self.findings);
         }
         let setup_len = record.setup.len() as u32 - setup_start;
         if setup_len > 0 {
@@ -430,33 +487,31 @@ impl Converter {
                 len: setup_len,
             });
         }
-        if node_moves.len() > 1 {
-            findings.push(
+        if content.moves.len() > 1 {
+            self.findings.push(
                 Finding::new(
                     Code::TwoMovesInNode,
                     format!(
                         "one node holds {} moves (after move {moves}); played in order",
-                        node_moves.len()
+                        content.moves.len()
                     ),
                 )
                 .at_move(moves + 1),
             );
         }
-        if !node_moves.is_empty() {
+        if !content.moves.is_empty() {
             // Markup counts only when no move follows it (the same node is fine).
-            markup = None;
-            for (color, kind) in node_moves {
-                moves += 1;
+            self.markup = None;
+            for (color, kind) in content.moves {
+                self.moves += 1;
                 record.events.push(Event::Move { color, kind });
             }
         }
-        if let Some(nm) = node_markup {
-            let m = markup.get_or_insert_with(Markup::default);
+        if let Some(nm) = content.markup {
+            let m = self.markup.get_or_insert_with(Markup::default);
             m.black_territory.extend(nm.black_territory);
             m.white_territory.extend(nm.white_territory);
         }
-        self.markup = markup;
-        self.moves = moves;
     }
 
     /// The record, or why there is none.

@@ -130,63 +130,70 @@ fn detect(bytes: &[u8]) -> &'static Encoding {
 
 /// Decodes a file's bytes. Never fails.
 pub fn decode(bytes: &[u8]) -> Decoded<'_> {
-    let mut findings = Vec::new();
-    if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
-        let (text, errors) = enc.decode_without_bom_handling(&bytes[bom_len..]);
-        if errors {
-            findings.push(Finding::new(
-                Code::CharsetReplaced,
-                format!(
-                    "bytes invalid in {} (from its byte-order mark) were replaced",
-                    enc.name()
-                ),
-            ));
-        }
-        let label = find_label_text(&text);
-        return Decoded {
-            text,
-            encoding: enc,
-            bom_len,
-            label,
-            findings,
-        };
+    if let Some(d) = decode_by_bom(bytes) {
+        return d;
     }
-    if let Some(enc) = sniff_utf16(bytes) {
-        let (text, errors) = enc.decode_without_bom_handling(bytes);
-        findings.push(Finding::new(
-            Code::CharsetAssumed,
-            format!("no byte-order mark; the NUL pattern says {}", enc.name()),
-        ));
-        if errors {
-            findings.push(Finding::new(
-                Code::CharsetReplaced,
-                format!("bytes invalid in {} were replaced", enc.name()),
-            ));
-        }
-        let label = find_label_text(&text);
-        return Decoded {
-            text,
-            encoding: enc,
-            bom_len: 0,
-            label,
-            findings,
-        };
+    if let Some(d) = decode_utf16_without_bom(bytes) {
+        return d;
     }
+    decode_by_label(bytes)
+}
 
+/// A byte-order mark decides.
+fn decode_by_bom(bytes: &[u8]) -> Option<Decoded<'_>> {
+    let (enc, bom_len) = Encoding::for_bom(bytes)?;
+    let mut findings = Vec::new();
+    let (text, errors) = enc.decode_without_bom_handling(&bytes[bom_len..]);
+    if errors {
+        findings.push(Finding::new(
+            Code::CharsetReplaced,
+            format!(
+                "bytes invalid in {} (from its byte-order mark) were replaced",
+                enc.name()
+            ),
+        ));
+    }
+    let label = find_label_text(&text);
+    Some(Decoded {
+        text,
+        encoding: enc,
+        bom_len,
+        label,
+        findings,
+    })
+}
+
+/// UTF-16 without a byte-order mark, told by its pattern of NUL bytes.
+fn decode_utf16_without_bom(bytes: &[u8]) -> Option<Decoded<'_>> {
+    let enc = sniff_utf16(bytes)?;
+    let mut findings = Vec::new();
+    let (text, errors) = enc.decode_without_bom_handling(bytes);
+    findings.push(Finding::new(
+        Code::CharsetAssumed,
+        format!("no byte-order mark; the NUL pattern says {}", enc.name()),
+    ));
+    if errors {
+        findings.push(Finding::new(
+            Code::CharsetReplaced,
+            format!("bytes invalid in {} were replaced", enc.name()),
+        ));
+    }
+    let label = find_label_text(&text);
+    Some(Decoded {
+        text,
+        encoding: enc,
+        bom_len: 0,
+        label,
+        findings,
+    })
+}
+
+/// The CA label, then "is it valid UTF-8", then detection.
+fn decode_by_label(bytes: &[u8]) -> Decoded<'_> {
+    let mut findings = Vec::new();
     let label = find_label(bytes);
-    let labelled = match &label {
-        Some(l) if !l.is_empty() => match encoding_for_label(l) {
-            Some(enc) => Some(enc),
-            None => {
-                findings.push(Finding::new(
-                    Code::CharsetUnknownLabel,
-                    format!("CA[{l}] names no known encoding"),
-                ));
-                None
-            }
-        },
-        _ => None,
-    };
+    let labelled = labelled_encoding(label.as_deref(), &mut findings);
+    let said = label.as_deref().unwrap_or("");
     let utf8 = std::str::from_utf8(bytes).ok();
     let (encoding, text) = match (labelled, utf8) {
         // Valid UTF-8 under a UTF-8 label, or under no (usable) label: take it.
@@ -198,81 +205,30 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
             findings.push(Finding::new(
                 Code::CharsetWrongLabel,
                 format!(
-                    "CA[{}] declares {} but the text is valid UTF-8; decoded as UTF-8",
-                    label.as_deref().unwrap_or(""),
+                    "CA[{said}] declares {} but the text is valid UTF-8; decoded as UTF-8",
                     enc.name()
                 ),
             ));
             (UTF_8, Cow::Borrowed(s))
         }
-        (Some(enc), _) if enc != UTF_8 => {
-            let (text, errors) = enc.decode_without_bom_handling(bytes);
-            if !errors {
-                (enc, text)
-            } else {
-                let guess = detect(bytes);
-                let (gtext, gerrors) = guess.decode_without_bom_handling(bytes);
-                if !gerrors && guess != enc {
-                    findings.push(Finding::new(
-                        Code::CharsetWrongLabel,
-                        format!(
-                            "CA[{}] declares {} but the bytes are not valid {}; detected {}",
-                            label.as_deref().unwrap_or(""),
-                            enc.name(),
-                            enc.name(),
-                            guess.name()
-                        ),
-                    ));
-                    (guess, gtext)
-                } else {
-                    findings.push(Finding::new(
-                        Code::CharsetReplaced,
-                        format!("bytes invalid in {} were replaced by U+FFFD", enc.name()),
-                    ));
-                    (enc, text)
-                }
-            }
-        }
+        (Some(enc), _) if enc != UTF_8 => decode_as_labelled(bytes, enc, said, &mut findings),
         // Mostly UTF-8 with a few broken sequences: keep UTF-8, replace the rest.
         (labelled, _) if mostly_utf8(bytes) => {
             let (text, _) = UTF_8.decode_without_bom_handling(bytes);
-            let said = match &label {
-                Some(l) if labelled.is_some() => format!("CA[{l}]"),
-                _ => "no CA label".to_string(),
+            let what = match labelled {
+                Some(_) => format!("CA[{said}]"),
+                None => "no CA label".to_string(),
             };
             findings.push(Finding::new(
                 Code::CharsetReplaced,
                 format!(
-                    "{said}; the text is UTF-8 with some broken byte sequences, replaced by U+FFFD"
+                    "{what}; the text is UTF-8 with some broken byte sequences, replaced by U+FFFD"
                 ),
             ));
             (UTF_8, text)
         }
         // Not valid UTF-8, labelled UTF-8 or unlabelled: detect.
-        (labelled, _) => {
-            let guess = detect(bytes);
-            let (text, errors) = guess.decode_without_bom_handling(bytes);
-            let why = if labelled == Some(UTF_8) {
-                Code::CharsetWrongLabel
-            } else {
-                Code::CharsetAssumed
-            };
-            let said = match (&label, labelled) {
-                (Some(l), Some(_)) => format!("CA[{l}] but the bytes are not valid UTF-8"),
-                _ => "no usable CA label and the bytes are not UTF-8".to_string(),
-            };
-            findings.push(Finding::new(
-                why,
-                format!("{said}; detected {}", guess.name()),
-            ));
-            if errors {
-                findings.push(Finding::new(
-                    Code::CharsetReplaced,
-                    format!("bytes invalid in {} were replaced by U+FFFD", guess.name()),
-                ));
-            }
-            (guess, text)
-        }
+        (labelled, _) => decode_detected(bytes, labelled, said, &mut findings),
     };
     Decoded {
         text,
@@ -281,6 +237,92 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
         label,
         findings,
     }
+}
+
+/// The encoding a CA label names; an unknown label is reported.
+fn labelled_encoding(
+    label: Option<&str>,
+    findings: &mut Vec<Finding>,
+) -> Option<&'static Encoding> {
+    let l = label.filter(|l| !l.is_empty())?;
+    let enc = encoding_for_label(l);
+    if enc.is_none() {
+        findings.push(Finding::new(
+            Code::CharsetUnknownLabel,
+            format!("CA[{l}] names no known encoding"),
+        ));
+    }
+    enc
+}
+
+/// Bytes under a label other than UTF-8: decoded by it, or detected when they
+/// are not valid in it.
+fn decode_as_labelled<'b>(
+    bytes: &'b [u8],
+    enc: &'static Encoding,
+    said: &str,
+    findings: &mut Vec<Finding>,
+) -> (&'static Encoding, Cow<'b, str>) {
+    let (text, errors) = enc.decode_without_bom_handling(bytes);
+    if !errors {
+        return (enc, text);
+    }
+    let guess = detect(bytes);
+    let (gtext, gerrors) = guess.decode_without_bom_handling(bytes);
+    if !gerrors && guess != enc {
+        findings.push(Finding::new(
+            Code::CharsetWrongLabel,
+            format!(
+                "CA[{said}] declares {} but the bytes are not valid {}; detected {}",
+                enc.name(),
+                enc.name(),
+                guess.name()
+            ),
+        ));
+        (guess, gtext)
+    } else {
+        findings.push(Finding::new(
+            Code::CharsetReplaced,
+            format!("bytes invalid in {} were replaced by U+FFFD", enc.name()),
+        ));
+        (enc, text)
+    }
+}
+
+/// Bytes that are not valid UTF-8, labelled UTF-8 or unlabelled: detected.
+fn decode_detected<'b>(
+    bytes: &'b [u8],
+    labelled: Option<&'static Encoding>,
+    said: &str,
+    findings: &mut Vec<Finding>,
+) -> (&'static Encoding, Cow<'b, str>) {
+    let guess = detect(bytes);
+    let (text, errors) = guess.decode_without_bom_handling(bytes);
+    let (why, what) = match labelled {
+        Some(enc) if enc == UTF_8 => (
+            Code::CharsetWrongLabel,
+            format!("CA[{said}] but the bytes are not valid UTF-8"),
+        ),
+        Some(_) => (
+            Code::CharsetAssumed,
+            format!("CA[{said}] but the bytes are not valid UTF-8"),
+        ),
+        None => (
+            Code::CharsetAssumed,
+            "no usable CA label and the bytes are not UTF-8".to_string(),
+        ),
+    };
+    findings.push(Finding::new(
+        why,
+        format!("{what}; detected {}", guess.name()),
+    ));
+    if errors {
+        findings.push(Finding::new(
+            Code::CharsetReplaced,
+            format!("bytes invalid in {} were replaced by U+FFFD", guess.name()),
+        ));
+    }
+    (guess, text)
 }
 
 fn find_label_text(text: &str) -> Option<String> {

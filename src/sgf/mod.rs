@@ -123,9 +123,13 @@ impl Collection<'_> {
         }
     }
 
-    /// Parses and converts game tree `index`.
-    pub fn parse_game(&self, index: usize) -> ParsedGame {
-        let span = &self.scan.trees[index];
+    /// Parses and converts game tree `index` (`None` past the last one).
+    pub fn parse_game(&self, index: usize) -> Option<ParsedGame> {
+        let span = self.scan.trees.get(index)?;
+        Some(self.parse_span(span))
+    }
+
+    fn parse_span(&self, span: &scan::TreeSpan) -> ParsedGame {
         let raw = &self.decoded.text[span.start..span.end];
         let cleaned;
         let src = if span.problems.iter().any(|p| p.junk_len > 0) {

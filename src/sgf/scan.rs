@@ -58,237 +58,261 @@ enum Prev {
 
 /// Scans decoded SGF text.
 pub fn scan(text: &str) -> Scan {
-    let b = text.as_bytes();
-    let mut out = Scan::default();
-    let mut depth: u32 = 0;
-    let mut current: Option<TreeSpan> = None;
-    let mut prev = Prev::Other;
-    let mut expect_node = false;
-    let mut outside_start: Option<usize> = None;
-    let mut i = 0;
-    let n = b.len();
-
-    fn push(tree: &mut Option<TreeSpan>, outside: &mut Vec<Problem>, p: Problem) {
-        match tree {
-            Some(t) if t.problems.len() < MAX_PROBLEMS => t.problems.push(p),
-            Some(t) => t.more_problems += 1,
-            None => {
-                if outside.len() < MAX_PROBLEMS {
-                    outside.push(p)
-                }
-            }
-        }
-    }
-
-    while i < n {
-        let c = b[i];
+    let mut s = Scanner::new(text);
+    while s.i < s.b.len() {
+        let c = s.b[s.i];
         if c.is_ascii_whitespace() {
-            i += 1;
+            s.i += 1;
             continue;
         }
-        if depth == 0 && c != b'(' {
-            // Text outside any game tree: skip to the next `(` that opens a tree.
-            outside_start.get_or_insert(i);
-            if c == b')' {
-                push(
-                    &mut current,
-                    &mut out.outside,
-                    Problem {
-                        code: Code::StrayClose,
-                        offset: i,
-                        junk_len: 0,
-                        detail: "`)` outside any game tree".into(),
-                    },
-                );
-            }
-            i = skip_outside(b, i);
+        if s.depth == 0 && c != b'(' {
+            s.outside();
             continue;
         }
         match c {
-            b'(' => {
-                if depth == 0 {
-                    if let Some(s) = outside_start.take() {
-                        let code = if out.trees.is_empty() {
-                            Code::LeadingText
-                        } else {
-                            Code::JunkText
-                        };
-                        out.outside.push(Problem {
-                            code,
-                            offset: s,
-                            junk_len: 0,
-                            detail: format!("{} byte(s) of text before a game tree", i - s),
-                        });
-                    }
-                    current = Some(TreeSpan {
-                        start: i,
-                        end: n,
-                        unclosed: 0,
-                        nodes: 0,
-                        problems: Vec::new(),
-                        more_problems: 0,
-                    });
-                } else if expect_node {
-                    push(
-                        &mut current,
-                        &mut out.outside,
-                        Problem {
-                            code: Code::EmptyVariation,
-                            offset: i,
-                            junk_len: 0,
-                            detail: "`(` opens a variation inside a variation with no node".into(),
-                        },
-                    );
-                }
-                depth += 1;
-                expect_node = true;
-                prev = Prev::Other;
-                i += 1;
-            }
-            b')' => {
-                if expect_node {
-                    push(
-                        &mut current,
-                        &mut out.outside,
-                        Problem {
-                            code: Code::EmptyVariation,
-                            offset: i,
-                            junk_len: 0,
-                            detail: "`()` holds no node".into(),
-                        },
-                    );
-                }
-                if prev == Prev::Ident {
-                    // identifier without value just before `)`: reported already
-                }
-                depth -= 1;
-                expect_node = false;
-                prev = Prev::Other;
-                i += 1;
-                if depth == 0 {
-                    if let Some(mut t) = current.take() {
-                        t.end = i;
-                        out.trees.push(t);
-                    }
+            b'(' => s.open(),
+            b')' => s.close(),
+            b';' => s.node(),
+            b'[' => s.value(),
+            c if c.is_ascii_alphabetic() => s.identifier(),
+            _ => s.junk(),
+        }
+    }
+    s.finish()
+}
+
+/// The scan's state as it walks the text once.
+struct Scanner<'t> {
+    text: &'t str,
+    b: &'t [u8],
+    /// The next byte to look at.
+    i: usize,
+    /// Open `(` not yet closed.
+    depth: u32,
+    /// The game tree being scanned.
+    current: Option<TreeSpan>,
+    prev: Prev,
+    /// A `(` was just opened: a `;` must come first.
+    expect_node: bool,
+    /// Where the text outside any game tree began.
+    outside_start: Option<usize>,
+    out: Scan,
+}
+
+impl<'t> Scanner<'t> {
+    fn new(text: &'t str) -> Scanner<'t> {
+        Scanner {
+            text,
+            b: text.as_bytes(),
+            i: 0,
+            depth: 0,
+            current: None,
+            prev: Prev::Other,
+            expect_node: false,
+            outside_start: None,
+            out: Scan::default(),
+        }
+    }
+
+    /// Records a problem in the current tree (or outside any tree).
+    fn problem(&mut self, code: Code, offset: usize, junk_len: usize, detail: String) {
+        let p = Problem {
+            code,
+            offset,
+            junk_len,
+            detail,
+        };
+        match &mut self.current {
+            Some(t) if t.problems.len() < MAX_PROBLEMS => t.problems.push(p),
+            Some(t) => t.more_problems += 1,
+            None => {
+                if self.out.outside.len() < MAX_PROBLEMS {
+                    self.out.outside.push(p)
                 }
             }
-            b';' => {
-                if let Some(t) = current.as_mut() {
-                    t.nodes += 1;
-                }
-                expect_node = false;
-                prev = Prev::Other;
-                i += 1;
-            }
-            b'[' => {
-                if expect_node || prev == Prev::Other {
-                    push(
-                        &mut current,
-                        &mut out.outside,
-                        Problem {
-                            code: Code::MissingIdentifier,
-                            offset: i,
-                            junk_len: 0,
-                            detail: "a value `[...]` without a property identifier".into(),
-                        },
-                    );
-                }
-                match value_end(b, i + 1) {
-                    Some(end) => {
-                        i = end + 1;
-                        prev = Prev::Value;
-                    }
-                    None => {
-                        push(
-                            &mut current,
-                            &mut out.outside,
-                            Problem {
-                                code: Code::UnterminatedValue,
-                                offset: i,
-                                junk_len: 0,
-                                detail: "`[` is never closed by `]`".into(),
-                            },
-                        );
-                        i = n;
-                    }
-                }
-            }
-            c if c.is_ascii_alphabetic() => {
-                let start = i;
-                while i < n && b[i].is_ascii_alphabetic() {
-                    i += 1;
-                }
-                let mut j = i;
-                while j < n && b[j].is_ascii_whitespace() {
-                    j += 1;
-                }
-                if expect_node {
-                    push(
-                        &mut current,
-                        &mut out.outside,
-                        Problem {
-                            code: Code::JunkText,
-                            offset: start,
-                            junk_len: 0,
-                            detail: format!(
-                                "`{}` stands between `(` and the first `;`",
-                                clip(&text[start..i])
-                            ),
-                        },
-                    );
-                }
-                if j < n && b[j] == b'[' {
-                    prev = Prev::Ident;
+        }
+    }
+
+    /// Text outside any game tree: skipped to the next `(` that opens a tree.
+    fn outside(&mut self) {
+        self.outside_start.get_or_insert(self.i);
+        if self.b[self.i] == b')' {
+            self.problem(
+                Code::StrayClose,
+                self.i,
+                0,
+                "`)` outside any game tree".into(),
+            );
+        }
+        self.i = skip_outside(self.b, self.i);
+    }
+
+    /// `(`: a game tree at depth 0, a variation inside one.
+    fn open(&mut self) {
+        let i = self.i;
+        if self.depth == 0 {
+            if let Some(s) = self.outside_start.take() {
+                let code = if self.out.trees.is_empty() {
+                    Code::LeadingText
                 } else {
-                    push(
-                        &mut current,
-                        &mut out.outside,
-                        Problem {
-                            code: Code::MissingValue,
-                            offset: start,
-                            junk_len: i - start,
-                            detail: format!("`{}` has no value `[...]`", clip(&text[start..i])),
-                        },
-                    );
-                    prev = Prev::Other;
-                }
+                    Code::JunkText
+                };
+                self.out.outside.push(Problem {
+                    code,
+                    offset: s,
+                    junk_len: 0,
+                    detail: format!("{} byte(s) of text before a game tree", i - s),
+                });
             }
-            _ => {
-                let start = i;
-                let len = text[i..].chars().next().map_or(1, char::len_utf8);
-                i += len;
-                while i < n && !is_structural(b[i]) {
-                    i += 1;
-                }
-                push(
-                    &mut current,
-                    &mut out.outside,
-                    Problem {
-                        code: Code::JunkText,
-                        offset: start,
-                        junk_len: i - start,
-                        detail: format!("`{}` is not SGF", clip(text[start..i].trim_end())),
-                    },
-                );
-                prev = Prev::Other;
-            }
-        }
-    }
-    if let Some(mut t) = current.take() {
-        t.end = n;
-        t.unclosed = depth;
-        out.trees.push(t);
-    } else if let Some(s) = outside_start {
-        if !out.trees.is_empty() {
-            out.outside.push(Problem {
-                code: Code::TrailingText,
-                offset: s,
-                junk_len: 0,
-                detail: format!("{} byte(s) of text after the last game tree", n - s),
+            self.current = Some(TreeSpan {
+                start: i,
+                end: self.b.len(),
+                unclosed: 0,
+                nodes: 0,
+                problems: Vec::new(),
+                more_problems: 0,
             });
+        } else if self.expect_node {
+            self.problem(
+                Code::EmptyVariation,
+                i,
+                0,
+                "`(` opens a variation inside a variation with no node".into(),
+            );
+        }
+        self.depth += 1;
+        self.expect_node = true;
+        self.prev = Prev::Other;
+        self.i += 1;
+    }
+
+    /// `)`: closes a variation, or the game tree at depth 1.
+    fn close(&mut self) {
+        if self.expect_node {
+            self.problem(Code::EmptyVariation, self.i, 0, "`()` holds no node".into());
+        }
+        self.depth -= 1;
+        self.expect_node = false;
+        self.prev = Prev::Other;
+        self.i += 1;
+        if self.depth == 0 {
+            if let Some(mut t) = self.current.take() {
+                t.end = self.i;
+                self.out.trees.push(t);
+            }
         }
     }
-    out
+
+    /// `;`: a node.
+    fn node(&mut self) {
+        if let Some(t) = self.current.as_mut() {
+            t.nodes += 1;
+        }
+        self.expect_node = false;
+        self.prev = Prev::Other;
+        self.i += 1;
+    }
+
+    /// `[`: a value, to its unescaped `]`.
+    fn value(&mut self) {
+        let i = self.i;
+        if self.expect_node || self.prev == Prev::Other {
+            self.problem(
+                Code::MissingIdentifier,
+                i,
+                0,
+                "a value `[...]` without a property identifier".into(),
+            );
+        }
+        match value_end(self.b, i + 1) {
+            Some(end) => {
+                self.i = end + 1;
+                self.prev = Prev::Value;
+            }
+            None => {
+                self.problem(
+                    Code::UnterminatedValue,
+                    i,
+                    0,
+                    "`[` is never closed by `]`".into(),
+                );
+                self.i = self.b.len();
+            }
+        }
+    }
+
+    /// A property identifier (letters), which a value must follow.
+    fn identifier(&mut self) {
+        let (b, n, start) = (self.b, self.b.len(), self.i);
+        let mut i = start;
+        while i < n && b[i].is_ascii_alphabetic() {
+            i += 1;
+        }
+        self.i = i;
+        let mut j = i;
+        while j < n && b[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        let id = clip(&self.text[start..i]);
+        if self.expect_node {
+            self.problem(
+                Code::JunkText,
+                start,
+                0,
+                format!("`{id}` stands between `(` and the first `;`"),
+            );
+        }
+        if j < n && b[j] == b'[' {
+            self.prev = Prev::Ident;
+        } else {
+            self.problem(
+                Code::MissingValue,
+                start,
+                i - start,
+                format!("`{id}` has no value `[...]`"),
+            );
+            self.prev = Prev::Other;
+        }
+    }
+
+    /// Anything else: text that is not SGF, up to the next structural byte.
+    fn junk(&mut self) {
+        let (b, n, start) = (self.b, self.b.len(), self.i);
+        let len = self.text[start..].chars().next().map_or(1, char::len_utf8);
+        let mut i = start + len;
+        while i < n && !is_structural(b[i]) {
+            i += 1;
+        }
+        self.i = i;
+        let what = clip(self.text[start..i].trim_end());
+        self.problem(
+            Code::JunkText,
+            start,
+            i - start,
+            format!("`{what}` is not SGF"),
+        );
+        self.prev = Prev::Other;
+    }
+
+    /// The end of the text: a tree still open is closed there.
+    fn finish(mut self) -> Scan {
+        let n = self.b.len();
+        if let Some(mut t) = self.current.take() {
+            t.end = n;
+            t.unclosed = self.depth;
+            self.out.trees.push(t);
+        } else if let Some(s) = self.outside_start {
+            if !self.out.trees.is_empty() {
+                self.out.outside.push(Problem {
+                    code: Code::TrailingText,
+                    offset: s,
+                    junk_len: 0,
+                    detail: format!("{} byte(s) of text after the last game tree", n - s),
+                });
+            }
+        }
+        self.out
+    }
 }
 
 /// The byte ranges of the nodes of a game tree's main line (first variation at

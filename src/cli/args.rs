@@ -1,0 +1,193 @@
+//! The command line's arguments (clap) and what they mean to the library.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use sgfaudit::audit::AuditOptions;
+use sgfaudit::core::findings::Severity;
+use sgfaudit::core::rules::{AgaSuperko, RuleOptions, SameColour, SwedishSuicide};
+use sgfaudit::scoring::{DeadStonesMode, KomiMode, ScoreMode, ScoringOptions};
+
+#[derive(Parser)]
+#[command(
+    name = "sgfaudit",
+    version,
+    about = "Audit archives of Go game records (SGF)"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Replay every game under AGA, Japanese 1989 and Swedish rules and report
+    /// illegal moves, repetitions and record anomalies.
+    Check(CheckArgs),
+    /// List every finding code with its severity and meaning.
+    Codes,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    /// A readable summary of the whole run.
+    Summary,
+    /// One JSON object per game (docs/OUTPUT.md).
+    Jsonl,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum FailOn {
+    Error,
+    Warning,
+    Info,
+    Never,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum AgaSuperkoArg {
+    Natural,
+    Situational,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum SwedishSuicideArg {
+    Allow,
+    Forbid,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum SameColourArg {
+    Auto,
+    OmittedPass,
+    WrongTurn,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ScoreArg {
+    /// Games that ended by two passes, whose RE is a count, or whose last node
+    /// carries TB/TW markup.
+    Finished,
+    /// Every game: its last position as it stands.
+    All,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum DeadStonesArg {
+    /// TB/TW markup when present, else estimated.
+    Auto,
+    /// Markup only.
+    Markup,
+    /// Always estimated (markup ignored).
+    Estimate,
+    None,
+}
+
+fn parse_komi(s: &str) -> Result<KomiMode, String> {
+    match s {
+        "record" => Ok(KomiMode::Record),
+        "rules" => Ok(KomiMode::Rules),
+        v => v
+            .parse::<f64>()
+            .ok()
+            .filter(|k| k.is_finite())
+            .map(KomiMode::Value)
+            .ok_or_else(|| format!("`{v}` is not record, rules or a number")),
+    }
+}
+
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// SGF files, directories (searched recursively for *.sgf in any letter
+    /// case) and archives (.zip, .tar, .tar.gz, .tgz, .tar.bz2: their *.sgf entries,
+    /// reported as ARCHIVE!ENTRY); `-` reads one SGF from standard input.
+    pub paths: Vec<String>,
+    /// Read more paths from FILE, one per line (`-` for standard input).
+    #[arg(long, value_name = "FILE")]
+    pub file_list: Option<String>,
+    /// What to print on standard output.
+    #[arg(long, value_enum, default_value = "summary")]
+    pub format: Format,
+    /// Also write games.csv and findings.csv into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Worker threads (0 = all cores).
+    #[arg(short = 'j', long, default_value_t = 0)]
+    pub jobs: usize,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Exit with status 1 when a finding at or above this severity exists.
+    #[arg(long, value_enum, default_value = "error")]
+    pub fail_on: FailOn,
+    /// AGA repetition rule: the commentary's natural situational superko, or the
+    /// plain situational superko other engines use.
+    #[arg(long, value_enum, default_value = "natural")]
+    pub aga_superko: AgaSuperkoArg,
+    /// Swedish rules do not mention suicide: allow it (literal reading) or forbid it.
+    #[arg(long, value_enum, default_value = "allow")]
+    pub swedish_suicide: SwedishSuicideArg,
+    /// How to read the same colour moving twice: auto (omitted pass in records
+    /// written by software, wrong turn otherwise), always omitted-pass, or always
+    /// wrong-turn.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub same_colour: SameColourArg,
+    /// Dead stones for scoring finished games: TB/TW markup when present, else
+    /// estimated, and markup that a sure estimate disputes reported as C606
+    /// (auto); markup only; always estimated; or none.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub dead_stones: DeadStonesArg,
+    /// Which games to score: finished ones, or every game's last position.
+    #[arg(long, value_enum, default_value = "finished")]
+    pub score: ScoreArg,
+    /// Komi for scoring: `record` (KM, else the ruleset's own), `rules`, or a number.
+    #[arg(long, value_parser = parse_komi, default_value = "record")]
+    pub komi: KomiMode,
+}
+
+impl CheckArgs {
+    /// The audit the options ask for.
+    pub fn audit_options(&self) -> AuditOptions {
+        AuditOptions {
+            rules: RuleOptions {
+                aga_superko: match self.aga_superko {
+                    AgaSuperkoArg::Natural => AgaSuperko::Natural,
+                    AgaSuperkoArg::Situational => AgaSuperko::Situational,
+                },
+                swedish_suicide: match self.swedish_suicide {
+                    SwedishSuicideArg::Allow => SwedishSuicide::Allowed,
+                    SwedishSuicideArg::Forbid => SwedishSuicide::Forbidden,
+                },
+                same_colour: match self.same_colour {
+                    SameColourArg::Auto => SameColour::Auto,
+                    SameColourArg::OmittedPass => SameColour::OmittedPass,
+                    SameColourArg::WrongTurn => SameColour::WrongTurn,
+                },
+            },
+            scoring: ScoringOptions {
+                dead_stones: match self.dead_stones {
+                    DeadStonesArg::Auto => DeadStonesMode::Auto,
+                    DeadStonesArg::Markup => DeadStonesMode::Markup,
+                    DeadStonesArg::Estimate => DeadStonesMode::Estimate,
+                    DeadStonesArg::None => DeadStonesMode::None,
+                },
+                komi: self.komi,
+                score: match self.score {
+                    ScoreArg::Finished => ScoreMode::Finished,
+                    ScoreArg::All => ScoreMode::All,
+                },
+            },
+        }
+    }
+
+    /// The severity at which findings make the exit status 1 (`None`: never).
+    pub fn failing_severity(&self) -> Option<Severity> {
+        match self.fail_on {
+            FailOn::Error => Some(Severity::Error),
+            FailOn::Warning => Some(Severity::Warning),
+            FailOn::Info => Some(Severity::Info),
+            FailOn::Never => None,
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! `sgfaudit check`: walk the inputs, audit them, write the reports, and say
+//! by the exit status whether findings at the chosen severity were found.
+
+use std::io::{self, IsTerminal};
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use sgfaudit::input::{self, Walk};
+use sgfaudit::pipeline;
+use sgfaudit::report::csv::CsvReporter;
+use sgfaudit::report::jsonl::JsonlReporter;
+use sgfaudit::report::text::TextReporter;
+use sgfaudit::report::{Reporter, Summary};
+
+use super::args::{CheckArgs, Format};
+use super::usage_error;
+
+pub fn run(args: CheckArgs) -> ExitCode {
+    let paths = match paths(&args) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let opts = args.audit_options();
+    let mut reporters = match reporters(&args) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let progress = progress_bar(args.quiet);
+
+    let mut summary = Summary::default();
+    let mut files_in = 0u64;
+    let walk = Walk::new(paths).inspect(|_| files_in += 1);
+    let result = pipeline::run(walk, &opts, args.jobs, |report| -> io::Result<()> {
+        summary.add(&report);
+        for r in reporters.iter_mut() {
+            r.file(&report)?;
+        }
+        if let Some(pb) = &progress {
+            pb.inc(1);
+            pb.set_message(format!("{} games", summary.games));
+        }
+        Ok(())
+    });
+    if let Some(pb) = &progress {
+        pb.finish_and_clear();
+    }
+    let finished = result.and_then(|()| {
+        for r in reporters.iter_mut() {
+            r.finish(&summary)?;
+        }
+        Ok(())
+    });
+    if let Err(e) = finished {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return ExitCode::SUCCESS; // the reader went away: not an error
+        }
+        eprintln!("sgfaudit: cannot write the report: {e}");
+        return ExitCode::from(2);
+    }
+    exit_status(&args, &summary, files_in)
+}
+
+/// The paths to audit: the arguments, then the file list.
+fn paths(args: &CheckArgs) -> Result<Vec<String>, ExitCode> {
+    let mut paths = args.paths.clone();
+    if let Some(list) = &args.file_list {
+        match input::read_file_list(list) {
+            Ok(more) => paths.extend(more),
+            Err(e) => {
+                return Err(usage_error(&format!(
+                    "cannot read the file list {list}: {e}"
+                )))
+            }
+        }
+    }
+    if paths.is_empty() {
+        return Err(usage_error(
+            "nothing to audit: give files, directories, `-` or --file-list",
+        ));
+    }
+    Ok(paths)
+}
+
+/// The reporters the options ask for: one on standard output, CSV into `--out`.
+fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter>>, ExitCode> {
+    let stdout = io::BufWriter::new(io::stdout().lock());
+    let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
+        Format::Summary => Box::new(TextReporter::new(stdout)),
+        Format::Jsonl => Box::new(JsonlReporter::new(stdout)),
+    }];
+    if let Some(dir) = &args.out {
+        match CsvReporter::create(dir) {
+            Ok(r) => reporters.push(Box::new(r)),
+            Err(e) => {
+                let why = format!("cannot write reports into {}: {e}", dir.display());
+                return Err(usage_error(&why));
+            }
+        }
+    }
+    Ok(reporters)
+}
+
+/// A progress bar on standard error, only when it is a terminal.
+fn progress_bar(quiet: bool) -> Option<ProgressBar> {
+    if quiet || !io::stderr().is_terminal() {
+        return None;
+    }
+    let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    pb.set_style(
+        ProgressStyle::with_template("{spinner} {pos} files, {msg} [{elapsed}]")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    Some(pb)
+}
+
+/// 0, or 1 for findings at `--fail-on`, or 2 when nothing could be read.
+fn exit_status(args: &CheckArgs, summary: &Summary, files_in: u64) -> ExitCode {
+    if files_in != summary.files {
+        eprintln!(
+            "sgfaudit: internal error: {} inputs but {} reports",
+            files_in, summary.files
+        );
+        return ExitCode::from(2);
+    }
+    if summary.files == 0 || summary.files_unreadable == summary.files {
+        eprintln!("sgfaudit: nothing readable among the inputs");
+        return ExitCode::from(2);
+    }
+    match args.failing_severity() {
+        Some(s) if summary.at_least(s) > 0 => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    }
+}

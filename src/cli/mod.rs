@@ -1,0 +1,56 @@
+//! The command line: arguments, subcommands, exit statuses. A thin layer over
+//! the library; the only code that knows clap, the terminal and `process::exit`.
+
+pub mod args;
+mod check;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use args::{Cli, Command};
+use sgfaudit::core::findings::Code;
+
+/// Runs the command line.
+pub fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("sgfaudit: internal error: {info}");
+    }));
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Codes => codes(),
+        // Games are isolated one by one (audit.rs); this catches a bug anywhere
+        // else, so the process never dies with Rust's panic status 101.
+        Command::Check(args) => {
+            std::panic::catch_unwind(move || check::run(args)).unwrap_or_else(|_| {
+                eprintln!("sgfaudit: stopped by an internal error (reported above)");
+                ExitCode::from(2)
+            })
+        }
+    }
+}
+
+/// `sgfaudit codes`: every finding code with its default severity and meaning.
+fn codes() -> ExitCode {
+    let mut out = io::stdout().lock();
+    for c in Code::ALL {
+        let line = writeln!(
+            out,
+            "{}  {:<22} {:<8} {}",
+            c.id(),
+            c.name(),
+            c.severity().as_str(),
+            c.description()
+        );
+        if line.is_err() {
+            break;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("sgfaudit: {msg}");
+    ExitCode::from(2)
+}
