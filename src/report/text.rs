@@ -25,11 +25,7 @@ impl<W: Write> Reporter for TextReporter<W> {
 
     fn finish(&mut self, s: &Summary) -> io::Result<()> {
         let o = &mut self.out;
-        writeln!(
-            o,
-            "files: {} in, {} reported ({} unreadable)",
-            s.files, s.files, s.files_unreadable
-        )?;
+        writeln!(o, "files: {} ({} unreadable)", s.files, s.files_unreadable)?;
         writeln!(
             o,
             "games: {} ({} audited, {} could not be audited), {} moves",
