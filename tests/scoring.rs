@@ -278,7 +278,7 @@ fn the_estimator_finds_the_markups_dead_stones_on_most_games() {
         }
     }
     assert!(games >= 130, "{games} marked-up games");
-    // Measured 133 of 139 (95.7%; see docs/RULES.md); the target is 97%.
+    // Measured 137 of 143 (95.8%; docs/RULES.md).
     assert!(agree * 100 >= games * 94, "{agree} of {games}");
 }
 
@@ -617,7 +617,7 @@ fn the_records_own_count_is_checked_apart_from_the_rules_count() {
 fn the_estimator_finds_the_kgs_servers_dead_stones() {
     // The players' agreed dead stones (the server's markup) against the
     // estimate of the final position: measured 380 of 400 (95.0%; docs/RULES.md).
-    // The floor guards against regressions; the target is 97%.
+    // The floor guards against regressions.
     let Some(dir) = common::kgs_scored() else {
         return;
     };

@@ -1,6 +1,7 @@
 //! Rules as data plus small, named judgement functions, each citing its source rule
-//! (`docs/RULES.md` holds the full reasoning; the sources are the texts digested in
-//! the rules brief: AGA 1991/2004, Nihon Kiin 1989, simple Swedish rules).
+//! (`docs/RULES.md` holds the full reasoning; the sources are the AGA rules of
+//! 1991 revised 2004, the Japanese rules of the Nihon Kiin of 1989, and the
+//! simple Swedish rules).
 //!
 //! The replay (`replay`) computes facts about each move once (was the point
 //! occupied? did the stone's string survive? which earlier position does the result

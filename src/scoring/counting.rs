@@ -324,7 +324,7 @@ mod tests {
 
     #[test]
     fn aga_seki_parity_two_black_moves_inside_a_seki() {
-        // Seed 000, fig. 2: after the dame are filled Black plays twice inside a seki
+        // AGA rules, commentary fig. 2: after the dame are filled Black plays twice inside a seki
         // while White passes twice (White must move last, rule 11). The final
         // position has no territory in the seki; Black's two stones show in the
         // area count, White's two pass stones in the territory count: Black gains
@@ -355,7 +355,7 @@ mod tests {
 
     #[test]
     fn seki_point_inside_territory_counts_under_aga() {
-        // Seed 000, fig. 3: a point completely surrounded by living black stones is
+        // AGA rules, commentary fig. 3: a point completely surrounded by living black stones is
         // Black's, even inside a seki: topological territory.
         let b = board(&[".XO..", "XXO..", "OOO..", ".....", "....."]);
         let pos = analyse(&b, &[]);

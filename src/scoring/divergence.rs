@@ -1,6 +1,7 @@
 //! Why two countings give different margins: each counting's margin is the plain
-//! topological count plus named components (the rules brief's arithmetic made
-//! exact), and two margins differ by the difference of their components.
+//! topological count plus named components (area counting, for one, adds the
+//! stones placed and the handicap stones), and two margins differ by the
+//! difference of their components, exactly.
 
 use super::counting::{owes_last_pass, Counting, Score, Scores};
 use super::final_position::FinalPosition;

@@ -176,6 +176,36 @@ impl Sim<'_> {
         }
     }
 
+    /// [`Sim::protect`] after a fill at `p`: only the strings of `c` beside `p`
+    /// lost a liberty, so only they can be newly in atari (liberties never come
+    /// back, so a string that could not be protected before still cannot).
+    fn protect_beside(&mut self, c: Color, p: usize, to_fill: &mut Vec<usize>) {
+        let (strings, k) = self.strings_beside(p, c);
+        let mut ids: Vec<usize> = strings[..k]
+            .iter()
+            .filter(|l| l.count == 1)
+            .map(|l| l.id)
+            .collect();
+        ids.sort_unstable();
+        for id in ids {
+            let l = self.libs(id);
+            if l.count != 1 {
+                continue;
+            }
+            let t = l.first;
+            self.set(t, Some(c));
+            let (theirs, k) = self.strings_beside(t, c.opponent());
+            let ok = self.libs(t).count >= 2 && !theirs[..k].iter().any(|x| x.count == 0);
+            if ok {
+                if self.owner[t].is_some() {
+                    to_fill.push(t);
+                }
+            } else {
+                self.set(t, None);
+            }
+        }
+    }
+
     fn colours_beside(&self, p: usize) -> [bool; 2] {
         let mut beside = [false; 2];
         for q in self.neighbours(p) {
@@ -201,6 +231,10 @@ pub(crate) fn settle(grid: &Grid, owner: &[Option<Color>], dame: &[bool]) -> Set
     let mut to_fill = Vec::new();
     const COLOURS: [Color; 2] = [Color::Black, Color::White];
 
+    // Strings already in atari are protected where they can be.
+    for c in COLOURS {
+        sim.protect(c, &mut to_fill);
+    }
     // 1. Neutral points that join two strings of one colour only.
     let mut changed = true;
     while changed {
@@ -220,7 +254,7 @@ pub(crate) fn settle(grid: &Grid, owner: &[Option<Color>], dame: &[bool]) -> Set
             if let (Some(c), 1) = (wanted, wanting) {
                 sim.set(p, Some(c));
                 changed = true;
-                sim.protect(c.opponent(), &mut to_fill);
+                sim.protect_beside(c.opponent(), p, &mut to_fill);
             }
         }
     }
@@ -237,7 +271,7 @@ pub(crate) fn settle(grid: &Grid, owner: &[Option<Color>], dame: &[bool]) -> Set
                 if beside[c.index()] && sim.fill(p, c) == Fill::Safe {
                     sim.set(p, Some(c));
                     changed = true;
-                    sim.protect(c.opponent(), &mut to_fill);
+                    sim.protect_beside(c.opponent(), p, &mut to_fill);
                     break;
                 }
             }
