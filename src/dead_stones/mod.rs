@@ -5,12 +5,12 @@
 //! 1. **Benson's algorithm** finds the chains of each colour that are alive even if
 //!    their owner always passes (pass-alive); they are never dead, and empty
 //!    regions bordered only by them are left out of the playouts.
-//! 2. **Ownership by playouts** (`src/playout.rs`): the final position is played
+//! 2. **Ownership by playouts** (`playout.rs`): the final position is played
 //!    out to the end many times by a light random policy, half the time with
 //!    Black to move first, half with White. A chain whose colour owns its points
 //!    in fewer than half of the playouts is dead. Playouts run in batches and stop
 //!    early once every chain in question is clearly alive or clearly dead.
-//! 3. **Chains in doubt are read** (`src/reading.rs`): a chain its colour owns
+//! 3. **Chains in doubt are read** (`reading.rs`): a chain its colour owns
 //!    in 30-70% of the playouts is searched exhaustively over the points of its
 //!    fight; if it is captured whoever moves first, it is dead. If the side to
 //!    move decides the fight, it goes to the player whose turn it is after the
