@@ -40,7 +40,7 @@ fn main() {
     let mut kept = Vec::new();
     for item in sgfaudit::input::Walk::new(dirs) {
         let Ok(bytes) = item.read() else { continue };
-        let c = sgfaudit::sgf::read(&bytes);
+        let c = sgfaudit::sgf::read(bytes);
         for i in 0..c.game_count() {
             let Some(parsed) = c.parse_game(i) else {
                 continue;

@@ -38,7 +38,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 fn records(files: &[(String, Vec<u8>)]) -> Vec<GameRecord> {
     let mut out = Vec::new();
     for (_, bytes) in files {
-        let c = sgf::read(bytes);
+        let c = sgf::read(bytes.clone());
         for i in 0..c.game_count() {
             if let Some(r) = c.parse_game(i).and_then(|g| g.record) {
                 out.push(r);
@@ -77,7 +77,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0;
             for (_, bytes) in &files {
-                let c = sgf::read(bytes);
+                let c = sgf::read(bytes.clone());
                 for i in 0..c.game_count() {
                     n += c
                         .parse_game(i)

@@ -99,82 +99,129 @@ impl GameReport {
     }
 }
 
-/// The audit of one file.
-#[derive(Clone, Debug)]
-pub struct FileReport {
+/// A file as reports name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileInfo {
     pub path: String,
     /// The text encoding used, when the file could be read.
     pub encoding: Option<&'static str>,
+}
+
+/// The audit of one file.
+#[derive(Clone, Debug)]
+pub struct FileReport {
+    pub file: FileInfo,
     /// At least one entry: a file without games yields one failed game 0.
     pub games: Vec<GameReport>,
+}
+
+/// The report of a file that could not be read at all: one failed game 0.
+pub fn unreadable(why: InputError) -> GameReport {
+    let f = Finding::new(Code::UnreadableFile, why.to_string());
+    GameReport::failed(0, GameError::Unreadable(why), GameInfo::default(), vec![f])
 }
 
 impl FileReport {
     /// A file that could not be read at all.
     pub fn unreadable(path: String, why: InputError) -> FileReport {
-        let f = Finding::new(Code::UnreadableFile, why.to_string());
-        let why = GameError::Unreadable(why);
         FileReport {
-            path,
-            encoding: None,
-            games: vec![GameReport::failed(0, why, GameInfo::default(), vec![f])],
+            file: FileInfo {
+                path,
+                encoding: None,
+            },
+            games: vec![unreadable(why)],
         }
     }
 }
 
-/// Audits the bytes of one file. Never fails and never panics out.
+/// A file read, decoded and split into game trees, ready to audit game by
+/// game (on any thread: it owns its text).
+pub struct PreparedFile {
+    pub file: FileInfo,
+    collection: sgf::Collection,
+    /// Findings about the file as a whole, reported with game 0.
+    file_findings: Vec<Finding>,
+    /// Why the file holds no game, if it holds none.
+    no_game: Option<NoGame>,
+    inject_fault: bool,
+}
+
+impl PreparedFile {
+    /// Decodes and scans a file's bytes. Never fails.
+    pub fn new(path: String, bytes: Vec<u8>) -> PreparedFile {
+        let collection = sgf::read(bytes);
+        let file_findings = collection.file_findings();
+        let no_game = collection.no_game_reason();
+        PreparedFile {
+            inject_fault: fault_injected(&path),
+            file: FileInfo {
+                path,
+                encoding: Some(collection.decoded.encoding.name()),
+            },
+            collection,
+            file_findings,
+            no_game,
+        }
+    }
+
+    /// The number of game reports the file yields (a file without games yields
+    /// one, which says why).
+    pub fn reports(&self) -> usize {
+        self.collection.game_count().max(1)
+    }
+
+    /// The size of the decoded text, in bytes.
+    pub fn text_len(&self) -> usize {
+        self.collection.decoded.text.len()
+    }
+
+    /// Audits game `index`. Never fails and never panics out: a panic becomes
+    /// an internal-error finding on that game.
+    pub fn audit(&self, index: usize, opts: &AuditOptions, replayer: &mut Replayer) -> GameReport {
+        let mut report = if let Some(why) = self.no_game {
+            let mut findings = self.file_findings.clone();
+            findings.push(Finding::new(why.code(), why.to_string()));
+            return GameReport::failed(0, GameError::NoGame(why), GameInfo::default(), findings);
+        } else {
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                if self.inject_fault {
+                    panic!("fault injected by SGFAUDIT_INJECT_FAULT");
+                }
+                audit_game(&self.collection, index, opts, replayer)
+            }));
+            match result {
+                Ok(r) => r,
+                Err(payload) => {
+                    // The replayer may be half-way through a game: start afresh.
+                    *replayer = Replayer::new();
+                    let why = GameError::Internal(panic_message(&payload));
+                    let finding = Finding::new(Code::InternalError, why.to_string());
+                    GameReport::failed(index, why, GameInfo::default(), vec![finding])
+                }
+            }
+        };
+        if index == 0 && !self.file_findings.is_empty() {
+            let mut all = self.file_findings.clone();
+            all.append(&mut report.findings);
+            report.findings = all;
+        }
+        report
+    }
+}
+
+/// Audits the bytes of one file, every game. Never fails and never panics out.
 pub fn audit_bytes(
     path: &str,
     bytes: &[u8],
     opts: &AuditOptions,
     replayer: &mut Replayer,
 ) -> FileReport {
-    let collection = sgf::read(bytes);
-    let mut file_findings = collection.file_findings();
-    let encoding = Some(collection.decoded.encoding.name());
-    if let Some(why) = collection.no_game_reason() {
-        file_findings.push(Finding::new(why.code(), why.to_string()));
-        let why = GameError::NoGame(why);
-        return FileReport {
-            path: path.to_string(),
-            encoding,
-            games: vec![GameReport::failed(
-                0,
-                why,
-                GameInfo::default(),
-                file_findings,
-            )],
-        };
-    }
-    let inject = fault_injected(path);
-    let mut games = Vec::with_capacity(collection.game_count());
-    for index in 0..collection.game_count() {
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            if inject {
-                panic!("fault injected by SGFAUDIT_INJECT_FAULT");
-            }
-            audit_game(&collection, index, opts, replayer)
-        }));
-        let mut report = match result {
-            Ok(r) => r,
-            Err(payload) => {
-                // The replayer may be half-way through a game: start afresh.
-                *replayer = Replayer::new();
-                let why = GameError::Internal(panic_message(&payload));
-                let finding = Finding::new(Code::InternalError, why.to_string());
-                GameReport::failed(index, why, GameInfo::default(), vec![finding])
-            }
-        };
-        if index == 0 && !file_findings.is_empty() {
-            let mut all = std::mem::take(&mut file_findings);
-            all.append(&mut report.findings);
-            report.findings = all;
-        }
-        games.push(report);
-    }
+    let prepared = PreparedFile::new(path.to_string(), bytes.to_vec());
+    let games = (0..prepared.reports())
+        .map(|i| prepared.audit(i, opts, replayer))
+        .collect();
     FileReport {
-        path: path.to_string(),
-        encoding,
+        file: prepared.file,
         games,
     }
 }
@@ -190,7 +237,7 @@ fn panic_message(payload: &Box<dyn std::any::Any + Send>) -> String {
 }
 
 fn audit_game(
-    collection: &sgf::Collection<'_>,
+    collection: &sgf::Collection,
     index: usize,
     opts: &AuditOptions,
     replayer: &mut Replayer,

@@ -1,76 +1,171 @@
-//! The parallel pipeline: inputs are taken in batches, audited in parallel on a
-//! rayon pool, and handed to the sink in input order. Memory is bounded by the
-//! batch size (never the whole archive); output is byte-identical for any thread
-//! count because order comes from the input, not from the threads.
+//! The parallel pipeline. Inputs are taken in batches; the files of a batch are
+//! read, decoded and split into games in parallel, then their games are audited
+//! in parallel, a round of games at a time, and handed to the sink in input
+//! order. A collection file of many games is thus audited on every thread, and
+//! its results leave as they are made: memory holds one batch of files and one
+//! round of game reports, never the whole archive or a whole file's reports.
+//! Output is byte-identical for any thread count because order comes from the
+//! input, not from the threads.
 
 use std::cell::RefCell;
 
 use rayon::prelude::*;
 
-use crate::audit::{audit_bytes, AuditOptions, FileReport};
+use crate::audit::{self, AuditOptions, FileInfo, GameReport, PreparedFile};
 use crate::core::replay::Replayer;
 use crate::input::Item;
 
-/// Input bytes in flight per thread: with the file count (64 per thread), this
-/// bounds memory whatever the size of files or the number of games in them.
+/// Input bytes in flight per thread, with [`FILES_PER_THREAD`] files: bounds
+/// the memory of a batch whatever the size of files.
 const BATCH_BYTES_PER_THREAD: u64 = 1 << 20;
+/// Files per thread in a batch.
+const FILES_PER_THREAD: usize = 64;
+/// Games per thread audited in one round before their reports are handed on.
+const GAMES_PER_THREAD: usize = 64;
 
 thread_local! {
     static REPLAYER: RefCell<Replayer> = RefCell::new(Replayer::new());
 }
 
-/// Audits one input with this thread's replayer.
-pub fn audit_item(item: &Item, opts: &AuditOptions) -> FileReport {
-    match item.read() {
-        Ok(bytes) => REPLAYER.with(|r| audit_bytes(&item.name, &bytes, opts, &mut r.borrow_mut())),
-        Err(why) => FileReport::unreadable(item.name.clone(), why),
+/// What the pipeline hands its sink, in input order.
+pub enum Output<'a> {
+    /// One game of a file (a file that cannot be read yields one failed game).
+    Game(&'a FileInfo, &'a GameReport),
+    /// The file's last game has been handed on.
+    FileDone(&'a FileInfo),
+}
+
+/// A file of the batch: ready to audit, or already reported as unreadable.
+enum Prepared {
+    File(PreparedFile),
+    Unreadable(FileInfo, GameReport),
+}
+
+impl Prepared {
+    fn new(item: Item) -> Prepared {
+        match item.read() {
+            Ok(bytes) => Prepared::File(PreparedFile::new(item.name, bytes)),
+            Err(why) => Prepared::Unreadable(
+                FileInfo {
+                    path: item.name,
+                    encoding: None,
+                },
+                audit::unreadable(why),
+            ),
+        }
+    }
+
+    fn info(&self) -> &FileInfo {
+        match self {
+            Prepared::File(f) => &f.file,
+            Prepared::Unreadable(info, _) => info,
+        }
+    }
+
+    fn reports(&self) -> usize {
+        match self {
+            Prepared::File(f) => f.reports(),
+            Prepared::Unreadable(..) => 1,
+        }
+    }
+
+    /// Game `index`'s report, audited with this thread's replayer.
+    fn audit(&self, index: usize, opts: &AuditOptions) -> GameReport {
+        match self {
+            Prepared::File(f) => REPLAYER.with(|r| f.audit(index, opts, &mut r.borrow_mut())),
+            Prepared::Unreadable(_, report) => report.clone(),
+        }
     }
 }
 
 /// Runs the audit over `inputs` on `jobs` threads (0 = all cores), calling `sink`
-/// with each file's report in input order. Stops early, returning the sink's
-/// error, if the sink fails (e.g. a closed pipe).
+/// with each game's report and the end of each file, in input order. Stops
+/// early, returning the sink's error, if the sink fails (e.g. a closed pipe).
 pub fn run<I, S, E>(inputs: I, opts: &AuditOptions, jobs: usize, mut sink: S) -> Result<(), E>
 where
     I: Iterator<Item = Item>,
-    S: FnMut(FileReport) -> Result<(), E>,
+    S: FnMut(Output<'_>) -> Result<(), E>,
 {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .thread_name(|i| format!("sgfaudit-{i}"))
-        .build();
-    let pool = match pool {
-        Ok(p) => p,
-        Err(_) => {
-            // No threads to be had: audit on this thread.
-            for item in inputs {
-                sink(audit_item(&item, opts))?;
-            }
-            return Ok(());
-        }
-    };
-    let threads = pool.current_num_threads().max(1) as u64;
-    let batch_files = 64 * threads as usize;
-    let batch_bytes = BATCH_BYTES_PER_THREAD * threads;
+        .build()
+        .ok();
+    let threads = pool.as_ref().map_or(1, |p| p.current_num_threads().max(1));
     let mut inputs = inputs.peekable();
-    let mut batch: Vec<Item> = Vec::with_capacity(batch_files);
     while inputs.peek().is_some() {
-        batch.clear();
+        let mut batch = Vec::new();
         let mut bytes = 0;
-        while batch.len() < batch_files && bytes < batch_bytes {
+        while batch.len() < FILES_PER_THREAD * threads
+            && bytes < BATCH_BYTES_PER_THREAD * threads as u64
+        {
             let Some(item) = inputs.next() else { break };
             bytes += item.size_hint();
             batch.push(item);
         }
-        let reports: Vec<FileReport> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|item| audit_item(item, opts))
-                .collect()
-        });
-        for r in reports {
-            sink(r)?;
+        let prepare = move || batch.into_par_iter().map(Prepared::new).collect::<Vec<_>>();
+        let prepared: Vec<Prepared> = match &pool {
+            Some(p) => p.install(prepare),
+            None => prepare(),
+        };
+        let tasks: Vec<(usize, usize)> = prepared
+            .iter()
+            .enumerate()
+            .flat_map(|(f, p)| (0..p.reports()).map(move |g| (f, g)))
+            .collect();
+        for round in tasks.chunks(GAMES_PER_THREAD * threads) {
+            let audit_round = || {
+                round
+                    .par_iter()
+                    .map(|&(f, g)| prepared[f].audit(g, opts))
+                    .collect::<Vec<_>>()
+            };
+            let reports = match &pool {
+                Some(p) => p.install(audit_round),
+                None => audit_round(),
+            };
+            for (&(f, g), report) in round.iter().zip(&reports) {
+                let info = prepared[f].info();
+                sink(Output::Game(info, report))?;
+                if g + 1 == prepared[f].reports() {
+                    sink(Output::FileDone(info))?;
+                }
+            }
         }
     }
     Ok(())
+}
+
+/// [`run`], with each file's reports gathered into a [`audit::FileReport`]
+/// before `sink` sees them: simpler for callers, at the cost of holding one
+/// file's reports at a time.
+pub fn run_files<I, S, E>(inputs: I, opts: &AuditOptions, jobs: usize, mut sink: S) -> Result<(), E>
+where
+    I: Iterator<Item = Item>,
+    S: FnMut(audit::FileReport) -> Result<(), E>,
+{
+    let mut games = Vec::new();
+    run(inputs, opts, jobs, |out| match out {
+        Output::Game(_, game) => {
+            games.push(game.clone());
+            Ok(())
+        }
+        Output::FileDone(file) => sink(audit::FileReport {
+            file: file.clone(),
+            games: std::mem::take(&mut games),
+        }),
+    })
+}
+
+/// Audits one input on this thread: every game of it, as a
+/// [`audit::FileReport`].
+pub fn audit_item(item: &Item, opts: &AuditOptions) -> audit::FileReport {
+    let prepared = Prepared::new(item.clone());
+    let games = (0..prepared.reports())
+        .map(|g| prepared.audit(g, opts))
+        .collect();
+    audit::FileReport {
+        file: prepared.info().clone(),
+        games,
+    }
 }

@@ -59,7 +59,7 @@ fn every_malformed_file_gets_its_expected_finding() {
     for (name, ok, want) in EXPECT {
         if *name == "utf16-bom.sgf" {
             let r = common::audit_file(&dir.join(name), &AuditOptions::default());
-            assert_eq!(r.encoding, Some("UTF-16LE"));
+            assert_eq!(r.file.encoding, Some("UTF-16LE"));
             assert_eq!(r.games[0].info.black.as_deref(), Some("名人"));
         }
         let path = dir.join(name);

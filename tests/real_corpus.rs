@@ -15,7 +15,7 @@ use sgfaudit::pipeline;
 fn audit_dir(dir: &Path) -> Vec<FileReport> {
     let mut out = Vec::new();
     let walk = Walk::new(vec![dir.to_string_lossy().into_owned()]);
-    pipeline::run(walk, &AuditOptions::default(), 2, |r| -> Result<(), ()> {
+    pipeline::run_files(walk, &AuditOptions::default(), 2, |r| -> Result<(), ()> {
         out.push(r);
         Ok(())
     })
@@ -26,7 +26,7 @@ fn audit_dir(dir: &Path) -> Vec<FileReport> {
 fn find<'a>(reports: &'a [FileReport], suffix: &str) -> &'a FileReport {
     reports
         .iter()
-        .find(|r| r.path.ends_with(suffix))
+        .find(|r| r.file.path.ends_with(suffix))
         .unwrap_or_else(|| panic!("{suffix} not reported"))
 }
 
@@ -35,19 +35,19 @@ fn every_file_accounted_for(dir: &Path, reports: &[FileReport]) {
     assert_eq!(reports.len(), files.len(), "one report per file");
     for (r, f) in reports.iter().zip(&files) {
         assert_eq!(
-            Path::new(&r.path),
+            Path::new(&r.file.path),
             f.as_path(),
             "input order is sorted path order"
         );
         assert!(
             !r.games.is_empty(),
             "{}: every file has at least one entry",
-            r.path
+            r.file.path
         );
         for g in &r.games {
             if let Status::Error(why) = &g.status {
                 assert!(!why.to_string().is_empty());
-                assert!(!g.findings.is_empty(), "{}: an error says why", r.path);
+                assert!(!g.findings.is_empty(), "{}: an error says why", r.file.path);
             }
         }
     }
@@ -157,7 +157,7 @@ fn shared_corpus_every_file_accounted_for_and_named_records_found() {
     // Omitted passes in Fox and Many Faces records are read as passes, not wrong turns.
     let fox_wrong_turns = reports
         .iter()
-        .filter(|r| r.path.contains("yenw-ai"))
+        .filter(|r| r.file.path.contains("yenw-ai"))
         .flat_map(|r| r.games.iter())
         .flat_map(|g| g.verdicts.aga.illegal.iter())
         .filter(|i| i.kind.key() == "wrong-turn")
@@ -166,7 +166,7 @@ fn shared_corpus_every_file_accounted_for_and_named_records_found() {
     // Both CA[UTF-8] files that are not valid UTF-8 are decoded as UTF-8 with a finding.
     for f in ["(46711135).SGF", "(65495949).SGF"] {
         let r = find(&reports, f);
-        assert_eq!(r.encoding, Some("UTF-8"));
+        assert_eq!(r.file.encoding, Some("UTF-8"));
         assert!(
             r.games[0].findings.iter().any(|x| x.code.id() == "E104"),
             "{f}"
@@ -190,7 +190,7 @@ fn charsets_decode_to_the_right_text() {
             continue;
         }
         let r = audit_file(&p, &opts);
-        assert_eq!(r.encoding, Some(enc), "{file}");
+        assert_eq!(r.file.encoding, Some(enc), "{file}");
         assert_eq!(r.games[0].status, Status::Ok, "{file}");
     }
 }

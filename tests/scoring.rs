@@ -90,7 +90,7 @@ fn a_clean_server_archive_has_no_error() {
             .filter(|x| x.severity == sgfaudit::core::findings::Severity::Error)
             .map(|x| x.message.as_str())
             .collect();
-        assert!(errors.is_empty(), "{}: {errors:?}", r.path);
+        assert!(errors.is_empty(), "{}: {errors:?}", r.file.path);
     }
 }
 
@@ -233,7 +233,7 @@ fn every_divergence_adds_up_exactly() {
                     assert!(
                         (sum - d.margin_difference).abs() < 1e-9,
                         "{}: {d:?}",
-                        r.path
+                        r.file.path
                     );
                     n += 1;
                 }
@@ -248,7 +248,7 @@ fn markup_and_estimate(
     rp: &mut sgfaudit::core::replay::Replayer,
 ) -> Option<(DeadSets, DeadSets)> {
     let bytes = std::fs::read(f).unwrap();
-    let c = sgfaudit::sgf::read(&bytes);
+    let c = sgfaudit::sgf::read(bytes);
     let rec = c.parse_game(0)?.record?;
     let m = rec.markup.clone()?;
     let out = rp.replay(&rec, &Default::default());
@@ -406,7 +406,7 @@ fn fox_even_games_recorded_without_komi_reproduce_their_count() {
             if !g.findings.iter().any(|x| x.code.id() == "A507") {
                 continue;
             }
-            assert_eq!(g.komi, None, "{}", r.path);
+            assert_eq!(g.komi, None, "{}", r.file.path);
             if let Some(c) = scored(g).and_then(|s| s.result_check.as_ref()) {
                 checked += 1;
                 matched += usize::from(c.matches);

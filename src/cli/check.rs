@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use sgfaudit::input::{self, Walk};
-use sgfaudit::pipeline;
+use sgfaudit::pipeline::{self, Output};
 use sgfaudit::report::csv::CsvReporter;
 use sgfaudit::report::jsonl::JsonlReporter;
 use sgfaudit::report::text::TextReporter;
@@ -31,14 +31,21 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let mut summary = Summary::default();
     let mut files_in = 0u64;
     let walk = Walk::new(paths).inspect(|_| files_in += 1);
-    let result = pipeline::run(walk, &opts, args.jobs, |report| -> io::Result<()> {
-        summary.add(&report);
-        for r in reporters.iter_mut() {
-            r.file(&report)?;
-        }
-        if let Some(pb) = &progress {
-            pb.inc(1);
-            pb.set_message(format!("{} games", summary.games));
+    let result = pipeline::run(walk, &opts, args.jobs, |out| -> io::Result<()> {
+        match out {
+            Output::Game(file, game) => {
+                summary.add_game(game);
+                for r in reporters.iter_mut() {
+                    r.game(file, game)?;
+                }
+            }
+            Output::FileDone(file) => {
+                summary.file_done(file);
+                if let Some(pb) = &progress {
+                    pb.inc(1);
+                    pb.set_message(format!("{} games", summary.games));
+                }
+            }
         }
         Ok(())
     });

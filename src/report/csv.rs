@@ -10,7 +10,7 @@ use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 
 use super::{Reporter, Summary};
-use crate::audit::{FileReport, GameReport, Status};
+use crate::audit::{FileInfo, GameReport, Status};
 use crate::core::findings::{Finding, Severity};
 use crate::core::rules::Ruleset;
 use crate::scoring::counting::{Counting, Scores};
@@ -55,9 +55,9 @@ pub struct Column<F> {
 }
 
 /// The value of a `games.csv` column for one game of a file.
-pub type GameValue = fn(&FileReport, &GameReport) -> String;
+pub type GameValue = fn(&FileInfo, &GameReport) -> String;
 /// The value of a `findings.csv` column for one finding of a game.
-pub type FindingValue = fn(&FileReport, &GameReport, &Finding) -> String;
+pub type FindingValue = fn(&FileInfo, &GameReport, &Finding) -> String;
 
 /// The columns of `games.csv`, in order.
 pub const GAME_COLUMNS: &[Column<GameValue>] = &[
@@ -364,14 +364,12 @@ fn opt<T: ToString>(v: Option<T>) -> String {
 }
 
 impl Reporter for CsvReporter {
-    fn file(&mut self, r: &FileReport) -> io::Result<()> {
-        for g in &r.games {
-            let row = GAME_COLUMNS.iter().map(|c| (c.value)(r, g));
-            self.games.write_record(row).map_err(csv_err)?;
-            for f in &g.findings {
-                let row = FINDING_COLUMNS.iter().map(|c| (c.value)(r, g, f));
-                self.findings.write_record(row).map_err(csv_err)?;
-            }
+    fn game(&mut self, file: &FileInfo, g: &GameReport) -> io::Result<()> {
+        let row = GAME_COLUMNS.iter().map(|c| (c.value)(file, g));
+        self.games.write_record(row).map_err(csv_err)?;
+        for f in &g.findings {
+            let row = FINDING_COLUMNS.iter().map(|c| (c.value)(file, g, f));
+            self.findings.write_record(row).map_err(csv_err)?;
         }
         Ok(())
     }

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::{Reporter, Summary};
-use crate::audit::{FileReport, GameReport, Status};
+use crate::audit::{FileInfo, GameReport, Status};
 use crate::core::findings::Finding;
 use crate::core::replay::RulesetVerdict;
 use crate::core::rules::Ruleset;
@@ -206,7 +206,7 @@ fn verdict(v: &RulesetVerdict) -> VerdictJson {
     }
 }
 
-fn game_json<'a>(file: &'a FileReport, g: &'a GameReport) -> GameJson<'a> {
+fn game_json<'a>(file: &'a FileInfo, g: &'a GameReport) -> GameJson<'a> {
     let (status, error) = match &g.status {
         Status::Ok => ("ok", None),
         Status::Error(e) => ("error", Some(e.to_string())),
@@ -307,12 +307,9 @@ impl<W: Write> JsonlReporter<W> {
 }
 
 impl<W: Write> Reporter for JsonlReporter<W> {
-    fn file(&mut self, report: &FileReport) -> io::Result<()> {
-        for g in &report.games {
-            serde_json::to_writer(&mut self.out, &game_json(report, g))?;
-            self.out.write_all(b"\n")?;
-        }
-        Ok(())
+    fn game(&mut self, file: &FileInfo, g: &GameReport) -> io::Result<()> {
+        serde_json::to_writer(&mut self.out, &game_json(file, g))?;
+        self.out.write_all(b"\n")
     }
 
     fn finish(&mut self, _summary: &Summary) -> io::Result<()> {

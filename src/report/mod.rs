@@ -8,7 +8,7 @@ pub mod text;
 use std::collections::BTreeMap;
 use std::io;
 
-use crate::audit::{FileReport, Status};
+use crate::audit::{FileInfo, FileReport, GameReport, Status};
 use crate::core::findings::{Code, Severity};
 use crate::core::rules::Ruleset;
 use crate::scoring::counting::Counting;
@@ -49,8 +49,8 @@ impl CheckLine {
 
 /// A sink for audit results, called in input order.
 pub trait Reporter {
-    /// One file's results.
-    fn file(&mut self, report: &FileReport) -> io::Result<()>;
+    /// One game's results (games come file by file, in input order).
+    fn game(&mut self, file: &FileInfo, game: &GameReport) -> io::Result<()>;
     /// The run is over.
     fn finish(&mut self, summary: &Summary) -> io::Result<()>;
 }
@@ -79,6 +79,8 @@ pub struct Summary {
     pub japanese_no_result: u64,
     /// (errors, warnings, path), the files with most problems.
     pub top_files: Vec<(u64, u64, String)>,
+    /// Errors and warnings of the file whose games are being added.
+    current: (u64, u64),
     /// Games scored, and games not scored per reason.
     pub scored: u64,
     pub not_scored: BTreeMap<NotScored, u64>,
@@ -92,78 +94,87 @@ pub struct Summary {
 impl Summary {
     /// Adds one file's results.
     pub fn add(&mut self, r: &FileReport) {
+        for g in &r.games {
+            self.add_game(g);
+        }
+        self.file_done(&r.file);
+    }
+
+    /// Adds one game's results; [`Summary::file_done`] closes its file.
+    pub fn add_game(&mut self, g: &GameReport) {
+        self.games += 1;
+        match g.status {
+            Status::Ok => self.games_ok += 1,
+            Status::Error(_) => self.games_error += 1,
+        }
+        self.moves += u64::from(g.moves);
+        for f in &g.findings {
+            *self.by_severity.entry(f.severity).or_default() += 1;
+            *self.by_code.entry((f.code, f.severity)).or_default() += 1;
+            match f.severity {
+                Severity::Error => self.current.0 += 1,
+                Severity::Warning => self.current.1 += 1,
+                Severity::Info => {}
+            }
+        }
+        match &g.scoring {
+            Scoring::NotScored(why) => {
+                if g.status == Status::Ok {
+                    *self.not_scored.entry(*why).or_default() += 1;
+                }
+            }
+            Scoring::Scored(s) => {
+                self.scored += 1;
+                if let Some(c) = &s.result_check {
+                    let mut count = |line: CheckLine, matched: bool| {
+                        let e = self.result_checks.entry(line).or_default();
+                        e.0 += 1;
+                        e.1 += u64::from(matched);
+                    };
+                    if c.declared.is_some() {
+                        count(CheckLine::Rules(s.dead.source), c.matches);
+                        if s.dead.source == DeadSource::Estimated && s.dead.uncertain.is_empty() {
+                            count(CheckLine::RulesSure, c.matches);
+                        }
+                    } else {
+                        count(CheckLine::AnyCounting, c.matches);
+                    }
+                    if let Some(m) = c.markup_matches {
+                        count(CheckLine::Markup, m);
+                    }
+                }
+                for d in s.divergence.iter().filter(|d| d.winner_changes) {
+                    let e = self.winner_changes.entry(d.between).or_default();
+                    e.0 += 1;
+                    for (cause, _) in &d.causes {
+                        *e.1.entry(cause).or_default() += 1;
+                    }
+                }
+            }
+        }
+        for r in Ruleset::ALL {
+            let v = &g.verdicts.get(r);
+            for i in &v.illegal {
+                *self.illegal.entry((r, i.kind.key())).or_default() += 1;
+            }
+            if !v.illegal.is_empty() {
+                *self.games_illegal.entry(r).or_default() += 1;
+            }
+            if v.no_result.is_some() {
+                self.japanese_no_result += 1;
+            }
+        }
+    }
+
+    /// Closes the file whose games were just added.
+    pub fn file_done(&mut self, file: &FileInfo) {
         self.files += 1;
-        if r.encoding.is_none() {
+        if file.encoding.is_none() {
             self.files_unreadable += 1;
         }
-        let (mut errors, mut warnings) = (0u64, 0u64);
-        for g in &r.games {
-            self.games += 1;
-            match g.status {
-                Status::Ok => self.games_ok += 1,
-                Status::Error(_) => self.games_error += 1,
-            }
-            self.moves += u64::from(g.moves);
-            for f in &g.findings {
-                *self.by_severity.entry(f.severity).or_default() += 1;
-                *self.by_code.entry((f.code, f.severity)).or_default() += 1;
-                match f.severity {
-                    Severity::Error => errors += 1,
-                    Severity::Warning => warnings += 1,
-                    Severity::Info => {}
-                }
-            }
-            match &g.scoring {
-                Scoring::NotScored(why) => {
-                    if g.status == Status::Ok {
-                        *self.not_scored.entry(*why).or_default() += 1;
-                    }
-                }
-                Scoring::Scored(s) => {
-                    self.scored += 1;
-                    if let Some(c) = &s.result_check {
-                        let mut count = |line: CheckLine, matched: bool| {
-                            let e = self.result_checks.entry(line).or_default();
-                            e.0 += 1;
-                            e.1 += u64::from(matched);
-                        };
-                        if c.declared.is_some() {
-                            count(CheckLine::Rules(s.dead.source), c.matches);
-                            if s.dead.source == DeadSource::Estimated && s.dead.uncertain.is_empty()
-                            {
-                                count(CheckLine::RulesSure, c.matches);
-                            }
-                        } else {
-                            count(CheckLine::AnyCounting, c.matches);
-                        }
-                        if let Some(m) = c.markup_matches {
-                            count(CheckLine::Markup, m);
-                        }
-                    }
-                    for d in s.divergence.iter().filter(|d| d.winner_changes) {
-                        let e = self.winner_changes.entry(d.between).or_default();
-                        e.0 += 1;
-                        for (cause, _) in &d.causes {
-                            *e.1.entry(cause).or_default() += 1;
-                        }
-                    }
-                }
-            }
-            for r in Ruleset::ALL {
-                let v = &g.verdicts.get(r);
-                for i in &v.illegal {
-                    *self.illegal.entry((r, i.kind.key())).or_default() += 1;
-                }
-                if !v.illegal.is_empty() {
-                    *self.games_illegal.entry(r).or_default() += 1;
-                }
-                if v.no_result.is_some() {
-                    self.japanese_no_result += 1;
-                }
-            }
-        }
+        let (errors, warnings) = std::mem::take(&mut self.current);
         if errors + warnings > 0 {
-            self.top_files.push((errors, warnings, r.path.clone()));
+            self.top_files.push((errors, warnings, file.path.clone()));
             // Most errors first, then most warnings, then path: deterministic.
             self.top_files
                 .sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use super::{Reporter, Summary};
-use crate::audit::FileReport;
+use crate::audit::{FileInfo, GameReport};
 use crate::core::findings::Severity;
 use crate::core::rules::Ruleset;
 
@@ -19,7 +19,7 @@ impl<W: Write> TextReporter<W> {
 }
 
 impl<W: Write> Reporter for TextReporter<W> {
-    fn file(&mut self, _report: &FileReport) -> io::Result<()> {
+    fn game(&mut self, _file: &FileInfo, _game: &GameReport) -> io::Result<()> {
         Ok(())
     }
 

@@ -14,8 +14,11 @@ use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 use crate::core::findings::{Code, Finding};
 
 /// Decoded text and what was assumed to get it.
-pub struct Decoded<'a> {
-    pub text: Cow<'a, str>,
+pub struct Decoded {
+    pub text: String,
+    /// The text is the file's bytes as they are (UTF-8 without a BOM): its
+    /// offsets are the file's.
+    pub identity: bool,
     /// The encoding used (WHATWG name, e.g. `GBK`, `UTF-8`).
     pub encoding: &'static Encoding,
     /// Bytes of byte-order mark skipped at the start.
@@ -25,10 +28,19 @@ pub struct Decoded<'a> {
     pub findings: Vec<Finding>,
 }
 
-impl Decoded<'_> {
+/// [`Decoded`] while it may still borrow the file's bytes.
+struct Borrowed<'a> {
+    text: Cow<'a, str>,
+    encoding: &'static Encoding,
+    bom_len: usize,
+    label: Option<String>,
+    findings: Vec<Finding>,
+}
+
+impl Decoded {
     /// Bytes that `segment` of the decoded text took in the file.
     pub fn encoded_len(&self, segment: &str) -> u64 {
-        let n = if matches!(self.text, Cow::Borrowed(_)) {
+        let n = if self.identity {
             segment.len()
         } else if self.encoding == UTF_16LE || self.encoding == UTF_16BE {
             segment.encode_utf16().count() * 2
@@ -129,7 +141,38 @@ fn detect(bytes: &[u8]) -> &'static Encoding {
 }
 
 /// Decodes a file's bytes. Never fails.
-pub fn decode(bytes: &[u8]) -> Decoded<'_> {
+pub fn decode(bytes: Vec<u8>) -> Decoded {
+    let Borrowed {
+        text,
+        encoding,
+        bom_len,
+        label,
+        findings,
+    } = decode_borrowed(&bytes);
+    let (text, identity) = match text {
+        Cow::Owned(text) => (text, false),
+        // The file (after its byte-order mark) is valid UTF-8: its buffer
+        // becomes the text, no copy.
+        Cow::Borrowed(_) => match String::from_utf8({
+            let mut bytes = bytes;
+            bytes.drain(..bom_len);
+            bytes
+        }) {
+            Ok(text) => (text, true),
+            Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), false),
+        },
+    };
+    Decoded {
+        text,
+        identity,
+        encoding,
+        bom_len,
+        label,
+        findings,
+    }
+}
+
+fn decode_borrowed(bytes: &[u8]) -> Borrowed<'_> {
     if let Some(d) = decode_by_bom(bytes) {
         return d;
     }
@@ -140,7 +183,7 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
 }
 
 /// A byte-order mark decides.
-fn decode_by_bom(bytes: &[u8]) -> Option<Decoded<'_>> {
+fn decode_by_bom(bytes: &[u8]) -> Option<Borrowed<'_>> {
     let (enc, bom_len) = Encoding::for_bom(bytes)?;
     let mut findings = Vec::new();
     let (text, errors) = enc.decode_without_bom_handling(&bytes[bom_len..]);
@@ -154,7 +197,7 @@ fn decode_by_bom(bytes: &[u8]) -> Option<Decoded<'_>> {
         ));
     }
     let label = find_label_text(&text);
-    Some(Decoded {
+    Some(Borrowed {
         text,
         encoding: enc,
         bom_len,
@@ -164,7 +207,7 @@ fn decode_by_bom(bytes: &[u8]) -> Option<Decoded<'_>> {
 }
 
 /// UTF-16 without a byte-order mark, told by its pattern of NUL bytes.
-fn decode_utf16_without_bom(bytes: &[u8]) -> Option<Decoded<'_>> {
+fn decode_utf16_without_bom(bytes: &[u8]) -> Option<Borrowed<'_>> {
     let enc = sniff_utf16(bytes)?;
     let mut findings = Vec::new();
     let (text, errors) = enc.decode_without_bom_handling(bytes);
@@ -179,7 +222,7 @@ fn decode_utf16_without_bom(bytes: &[u8]) -> Option<Decoded<'_>> {
         ));
     }
     let label = find_label_text(&text);
-    Some(Decoded {
+    Some(Borrowed {
         text,
         encoding: enc,
         bom_len: 0,
@@ -189,7 +232,7 @@ fn decode_utf16_without_bom(bytes: &[u8]) -> Option<Decoded<'_>> {
 }
 
 /// The CA label, then "is it valid UTF-8", then detection.
-fn decode_by_label(bytes: &[u8]) -> Decoded<'_> {
+fn decode_by_label(bytes: &[u8]) -> Borrowed<'_> {
     let mut findings = Vec::new();
     let label = find_label(bytes);
     let labelled = labelled_encoding(label.as_deref(), &mut findings);
@@ -230,7 +273,7 @@ fn decode_by_label(bytes: &[u8]) -> Decoded<'_> {
         // Not valid UTF-8, labelled UTF-8 or unlabelled: detect.
         (labelled, _) => decode_detected(bytes, labelled, said, &mut findings),
     };
-    Decoded {
+    Borrowed {
         text,
         encoding,
         bom_len: 0,
@@ -353,7 +396,7 @@ mod tests {
 
     #[test]
     fn utf8_bom_is_stripped() {
-        let d = decode(b"\xEF\xBB\xBF(;GM[1])");
+        let d = decode(b"\xEF\xBB\xBF(;GM[1])".to_vec());
         assert_eq!(d.text, "(;GM[1])");
         assert_eq!(d.bom_len, 3);
         assert_eq!(d.encoded_len("(;"), 2);
@@ -367,7 +410,7 @@ mod tests {
             bytes.extend_from_slice(&[0xD6, 0xD0, 0xB9, 0xFA, 0xCE, 0xA7, 0xC6, 0xE5]);
         }
         bytes.extend_from_slice(b"])");
-        let d = decode(&bytes);
+        let d = decode(bytes.clone());
         assert!(d.findings.iter().any(|f| f.code == Code::CharsetWrongLabel));
         assert!(d.text.contains("中国围棋"), "{}", d.text);
     }

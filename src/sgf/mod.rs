@@ -37,9 +37,10 @@ impl NoGame {
     }
 }
 
-/// A decoded and scanned file, ready to parse game by game.
-pub struct Collection<'a> {
-    pub decoded: Decoded<'a>,
+/// A decoded and scanned file, ready to parse game by game. It owns its text,
+/// so its games can be parsed on any thread.
+pub struct Collection {
+    pub decoded: Decoded,
     pub scan: Scan,
     /// Every problem offset located, sorted by offset (one sweep over the text).
     locations: Vec<(usize, Location)>,
@@ -55,7 +56,7 @@ pub struct ParsedGame {
 }
 
 /// Decodes and scans a file's bytes.
-pub fn read(bytes: &[u8]) -> Collection<'_> {
+pub fn read(bytes: Vec<u8>) -> Collection {
     let decoded = decode::decode(bytes);
     let scan = scan::scan(&decoded.text);
     let mut offsets: Vec<usize> = scan.outside.iter().map(|p| p.offset).collect();
@@ -73,7 +74,7 @@ pub fn read(bytes: &[u8]) -> Collection<'_> {
     }
 }
 
-impl Collection<'_> {
+impl Collection {
     fn locate(&self, offset: usize) -> Location {
         let i = self.locations.partition_point(|(o, _)| *o < offset);
         match self.locations.get(i) {
@@ -258,7 +259,7 @@ impl Collection<'_> {
 const CHUNKED_ABOVE_NODES: u64 = 50_000;
 const CHUNK_NODES: usize = 4_096;
 
-impl Collection<'_> {
+impl Collection {
     /// Parses the main line of a very long game chunk by chunk, each chunk with
     /// sgf-parse as a small game tree of its own, and converts node by node.
     fn parse_long_game(&self, src: &str, total: u64, mut findings: Vec<Finding>) -> ParsedGame {
