@@ -14,7 +14,9 @@ fn main() {
     let mut rp = Replayer::new();
     let mut times = Vec::new();
     for item in sgfaudit::input::Walk::new(dirs) {
-        let Ok(bytes) = item.read() else { continue };
+        let Ok(bytes) = item.read(sgfaudit::input::DEFAULT_MAX_FILE_SIZE) else {
+            continue;
+        };
         let c = sgfaudit::sgf::read(bytes);
         for i in 0..c.game_count() {
             let Some(parsed) = c.parse_game(i) else {

@@ -14,7 +14,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     let dirs: Vec<String> = std::env::args().skip(1).collect();
     let files: Vec<Vec<u8>> = sgfaudit::input::Walk::new(dirs)
-        .filter_map(|i| i.read().ok())
+        .filter_map(|i| i.read(sgfaudit::input::DEFAULT_MAX_FILE_SIZE).ok())
         .collect();
     let start = Instant::now();
     let (mut games, mut nodes, mut failed) = (0u64, 0u64, 0u64);

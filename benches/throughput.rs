@@ -31,8 +31,12 @@ fn corpus_dir() -> PathBuf {
 
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let walk = sgfaudit::input::Walk::new(vec![dir.to_string_lossy().into_owned()]);
-    walk.filter_map(|item| item.read().ok().map(|b| (item.name.clone(), b)))
-        .collect()
+    walk.filter_map(|item| {
+        item.read(sgfaudit::input::DEFAULT_MAX_FILE_SIZE)
+            .ok()
+            .map(|b| (item.name.clone(), b))
+    })
+    .collect()
 }
 
 fn records(files: &[(String, Vec<u8>)]) -> Vec<GameRecord> {

@@ -14,10 +14,23 @@ use crate::scoring::{recorded, score_game, NotScored, Scoring, ScoringOptions};
 use crate::sgf::{self, NoGame, NoRecord};
 
 /// What the audit is asked to do.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AuditOptions {
     pub rules: RuleOptions,
     pub scoring: ScoringOptions,
+    /// Files, standard input and archive entries larger than this many bytes
+    /// are not read (`--max-file-size`).
+    pub max_file_size: u64,
+}
+
+impl Default for AuditOptions {
+    fn default() -> Self {
+        AuditOptions {
+            rules: RuleOptions::default(),
+            scoring: ScoringOptions::default(),
+            max_file_size: crate::input::DEFAULT_MAX_FILE_SIZE,
+        }
+    }
 }
 
 /// Test hook, not an option: when the environment variable
@@ -117,7 +130,11 @@ pub struct FileReport {
 
 /// The report of a file that could not be read at all: one failed game 0.
 pub fn unreadable(why: InputError) -> GameReport {
-    let f = Finding::new(Code::UnreadableFile, why.to_string());
+    let code = match why {
+        InputError::Skipped(_) => Code::SkippedInput,
+        _ => Code::UnreadableFile,
+    };
+    let f = Finding::new(code, why.to_string());
     GameReport::failed(0, GameError::Unreadable(why), GameInfo::default(), vec![f])
 }
 
@@ -250,6 +267,19 @@ fn audit_game(
         let why = GameError::NoRecord(parsed.error.unwrap_or(NoRecord::Unparsable));
         return GameReport::failed(index, why, parsed.info, parsed.findings);
     };
+    let mut findings_before = Vec::new();
+    if let Some(re) = parsed.info.result.as_deref() {
+        if let recorded::Recorded::Win {
+            by: recorded::WinBy::Malformed,
+            ..
+        } = recorded::parse_result(re)
+        {
+            findings_before.push(Finding::new(
+                Code::BadPropertyValue,
+                format!("RE[{re}] gives a margin that is no number of points; the result is not checked"),
+            ));
+        }
+    }
     // The rules the record declares decide which verdicts are errors.
     record.binding = parsed
         .info
@@ -259,6 +289,7 @@ fn audit_game(
         .map(recorded::DeclaredRules::binding);
     let outcome = replayer.replay(&record, &opts.rules);
     let mut findings = parsed.findings;
+    findings.append(&mut findings_before);
     findings.extend(outcome.findings);
     let scoring = score_game(
         replayer.board(),

@@ -23,6 +23,10 @@ const FILES_PER_THREAD: usize = 64;
 /// Games per thread audited in one round before their reports are handed on.
 const GAMES_PER_THREAD: usize = 64;
 
+/// Each worker's stack: nothing recurses on input-sized structures, so a
+/// fixed, modest stack serves every input.
+const STACK_BYTES: usize = 4 << 20;
+
 thread_local! {
     static REPLAYER: RefCell<Replayer> = RefCell::new(Replayer::new());
 }
@@ -42,8 +46,8 @@ enum Prepared {
 }
 
 impl Prepared {
-    fn new(item: Item) -> Prepared {
-        match item.read() {
+    fn new(item: Item, limit: u64) -> Prepared {
+        match item.read(limit) {
             Ok(bytes) => Prepared::File(PreparedFile::new(item.name, bytes)),
             Err(why) => Prepared::Unreadable(
                 FileInfo {
@@ -88,6 +92,7 @@ where
 {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
+        .stack_size(STACK_BYTES)
         .thread_name(|i| format!("sgfaudit-{i}"))
         .build()
         .ok();
@@ -103,7 +108,12 @@ where
             bytes += item.size_hint();
             batch.push(item);
         }
-        let prepare = move || batch.into_par_iter().map(Prepared::new).collect::<Vec<_>>();
+        let prepare = move || {
+            batch
+                .into_par_iter()
+                .map(|item| Prepared::new(item, opts.max_file_size))
+                .collect::<Vec<_>>()
+        };
         let prepared: Vec<Prepared> = match &pool {
             Some(p) => p.install(prepare),
             None => prepare(),
@@ -160,7 +170,7 @@ where
 /// Audits one input on this thread: every game of it, as a
 /// [`audit::FileReport`].
 pub fn audit_item(item: &Item, opts: &AuditOptions) -> audit::FileReport {
-    let prepared = Prepared::new(item.clone());
+    let prepared = Prepared::new(item.clone(), opts.max_file_size);
     let games = (0..prepared.reports())
         .map(|g| prepared.audit(g, opts))
         .collect();

@@ -38,18 +38,20 @@ fn symlink_loops_are_reported_and_the_walk_goes_on() {
 }
 
 #[test]
-fn non_utf8_file_names_are_audited() {
+fn non_utf8_file_names_are_audited_and_named_losslessly() {
     let d = scratch("name");
-    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.sgf");
-    fs::write(d.join(name), GAME).unwrap();
+    for name in [&b"caf\xe9.sgf"[..], b"\xff.sgf", b"\xfe.sgf"] {
+        fs::write(d.join(std::ffi::OsStr::from_bytes(name)), GAME).unwrap();
+    }
     let (code, rows) = jsonl(&[d.to_str().unwrap()]);
     assert_eq!(code, 0);
-    assert_eq!(rows.len(), 1);
-    assert_eq!(rows[0]["status"], "ok");
-    assert!(rows[0]["file"]
-        .as_str()
-        .unwrap()
-        .ends_with("caf\u{fffd}.sgf"));
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|r| r["status"] == "ok"));
+    let names: Vec<&str> = rows.iter().map(|r| r["file"].as_str().unwrap()).collect();
+    assert!(names[0].ends_with("caf\\xE9.sgf"), "{names:?}");
+    // Two names that differ only in an invalid byte stay apart.
+    assert!(names.iter().any(|n| n.ends_with("/\\xFE.sgf")), "{names:?}");
+    assert!(names.iter().any(|n| n.ends_with("/\\xFF.sgf")), "{names:?}");
     let _ = fs::remove_dir_all(&d);
 }
 

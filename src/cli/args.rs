@@ -84,6 +84,28 @@ pub enum DeadStonesArg {
     None,
 }
 
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (digits, unit) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
+        _ => (t, 'B'),
+    };
+    let shift = match unit {
+        'B' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        _ => return Err(format!("`{s}`: the unit must be K, M or G")),
+    };
+    let n: u64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size"))?;
+    n.checked_mul(1 << shift)
+        .filter(|&v| v > 0)
+        .ok_or_else(|| format!("`{s}` is not a usable size"))
+}
+
 fn parse_komi(s: &str) -> Result<KomiMode, String> {
     match s {
         "record" => Ok(KomiMode::Record),
@@ -144,6 +166,10 @@ pub struct CheckArgs {
     /// Komi for scoring: `record` (KM, else the ruleset's own), `rules`, or a number.
     #[arg(long, value_parser = parse_komi, default_value = "record")]
     pub komi: KomiMode,
+    /// Files, standard input and archive entries larger than this are not read
+    /// (an error row says so): bytes, or with a K, M or G suffix.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "256M")]
+    pub max_file_size: u64,
 }
 
 impl CheckArgs {
@@ -178,6 +204,7 @@ impl CheckArgs {
                     ScoreArg::All => ScoreMode::All,
                 },
             },
+            max_file_size: self.max_file_size,
         }
     }
 

@@ -3,6 +3,7 @@
 
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -16,6 +17,13 @@ use sgfaudit::report::{Reporter, Summary};
 use super::args::{CheckArgs, Format};
 use super::usage_error;
 
+/// Set by Ctrl-C or SIGTERM: no new input is taken, the run ends with what
+/// it audited.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// More worker threads than this many per core only cost memory.
+const THREADS_PER_CORE: usize = 4;
+
 pub fn run(args: CheckArgs) -> ExitCode {
     let paths = match paths(&args) {
         Ok(p) => p,
@@ -27,16 +35,36 @@ pub fn run(args: CheckArgs) -> ExitCode {
         Err(code) => return code,
     };
     let progress = progress_bar(args.quiet);
+    let jobs = capped_jobs(args.jobs);
+    // Without a handler (none could be set), Ctrl-C still stops the process.
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
 
     let mut summary = Summary::default();
     let mut files_in = 0u64;
-    let walk = Walk::new(paths).inspect(|_| files_in += 1);
-    let result = pipeline::run(walk, &opts, args.jobs, |out| -> io::Result<()> {
+    let walk = Walk::new(paths)
+        .max_file_size(args.max_file_size)
+        .take_while(|_| !INTERRUPTED.load(Ordering::SeqCst))
+        .inspect(|_| files_in += 1);
+    // A closed standard output (`| head`) ends the summary or JSONL there, but
+    // the files of --out are still written to the end.
+    let mut stdout_open = true;
+    let result = pipeline::run(walk, &opts, jobs, |out| -> io::Result<()> {
         match out {
             Output::Game(file, game) => {
                 summary.add_game(game);
-                for r in reporters.iter_mut() {
-                    r.game(file, game)?;
+                for (i, r) in reporters.iter_mut().enumerate() {
+                    if i == 0 && !stdout_open {
+                        continue;
+                    }
+                    match r.game(file, game) {
+                        Err(e) if i == 0 && e.kind() == io::ErrorKind::BrokenPipe => {
+                            stdout_open = false;
+                        }
+                        other => other?,
+                    }
+                }
+                if !stdout_open && reporters.len() == 1 {
+                    return Err(io::Error::from(io::ErrorKind::BrokenPipe));
                 }
             }
             Output::FileDone(file) => {
@@ -52,9 +80,16 @@ pub fn run(args: CheckArgs) -> ExitCode {
     if let Some(pb) = &progress {
         pb.finish_and_clear();
     }
+    summary.interrupted = INTERRUPTED.load(Ordering::SeqCst);
     let finished = result.and_then(|()| {
-        for r in reporters.iter_mut() {
-            r.finish(&summary)?;
+        for (i, r) in reporters.iter_mut().enumerate() {
+            if i == 0 && !stdout_open {
+                continue;
+            }
+            match r.finish(&summary) {
+                Err(e) if i == 0 && e.kind() == io::ErrorKind::BrokenPipe => {}
+                other => other?,
+            }
         }
         Ok(())
     });
@@ -65,7 +100,22 @@ pub fn run(args: CheckArgs) -> ExitCode {
         eprintln!("sgfaudit: cannot write the report: {e}");
         return ExitCode::from(2);
     }
+    if summary.interrupted {
+        eprintln!("sgfaudit: interrupted; the reports hold what was audited");
+        return ExitCode::from(130);
+    }
     exit_status(&args, &summary, files_in)
+}
+
+/// `--jobs`, capped at a few threads per core (a warning says so).
+fn capped_jobs(jobs: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cap = THREADS_PER_CORE * cores;
+    if jobs > cap {
+        eprintln!("sgfaudit: --jobs {jobs} is more than {THREADS_PER_CORE} per core; using {cap}");
+        return cap;
+    }
+    jobs
 }
 
 /// The paths to audit: the arguments, then the file list.

@@ -14,14 +14,16 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread;
 
-use super::error::InputError;
-use super::item::{Item, Source};
+use std::collections::HashMap;
+
+use super::error::{Action, InputError};
+use super::item::{read_capped, Item, Source};
 
 /// Entries read ahead of the audit.
-const IN_FLIGHT: usize = 64;
-/// An entry that unpacks to more than this is not read (a file of games this
-/// large is not a game record; a zip bomb is not loaded into memory).
-pub const MAX_ENTRY_BYTES: u64 = 256 << 20;
+const IN_FLIGHT: usize = 16;
+/// A zip entry that claims to inflate more than this many times its
+/// compressed size is not read: no game record compresses so well, a bomb does.
+const MAX_RATIO: u64 = 1_000;
 
 /// The kinds of archive read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,121 +61,192 @@ fn is_sgf_name(entry: &str) -> bool {
 /// The game entries of the archive at `path` (named `name` in reports), read
 /// lazily on a thread of their own. The reader stops when the receiver is
 /// dropped.
-pub fn entries(path: PathBuf, name: String, kind: Kind) -> Receiver<Item> {
+pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64) -> Receiver<Item> {
     let (tx, rx) = sync_channel(IN_FLIGHT);
     let spawned = thread::Builder::new()
         .name("sgfaudit-archive".into())
         .spawn({
             let (name, tx) = (name.clone(), tx.clone());
-            move || match kind {
-                Kind::Zip => read_zip(&path, &name, &tx),
-                Kind::Tar => read_tar(&path, &name, &tx),
+            move || {
+                let mut out = Sender::new(tx, max_entry);
+                match kind {
+                    Kind::Zip => read_zip(&path, &name, &mut out),
+                    Kind::Tar => read_tar(&path, &name, &mut out),
+                }
             }
         });
     if let Err(e) = spawned {
-        let _ = tx.send(broken(name, InputError::ArchiveRead(e.to_string())));
+        let _ = tx.send(Item {
+            name,
+            source: Source::Broken(InputError::ArchiveRead(e.to_string())),
+        });
     }
     rx
 }
 
-fn broken(name: String, why: InputError) -> Item {
-    Item {
-        name,
-        source: Source::Broken(why),
-    }
+/// Hands entries to the walk: numbers repeated names (`name#2`), and bounds
+/// the bytes waiting in the channel.
+struct Sender {
+    tx: SyncSender<Item>,
+    max_entry: u64,
+    /// How often each entry name was sent.
+    seen: HashMap<String, u32>,
+    sent: usize,
 }
 
-/// Reads at most [`MAX_ENTRY_BYTES`] of an entry. The size its header claims
-/// only sizes the first allocation, up to 1 MiB: a header may lie.
-fn read_entry(r: impl Read, size_hint: u64) -> Result<Vec<u8>, InputError> {
-    let mut bytes = Vec::with_capacity(size_hint.min(1 << 20) as usize);
-    r.take(MAX_ENTRY_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| InputError::Unpack(e.to_string()))?;
-    if bytes.len() as u64 > MAX_ENTRY_BYTES {
-        return Err(InputError::EntryTooLarge {
-            limit: MAX_ENTRY_BYTES,
-        });
+impl Sender {
+    fn new(tx: SyncSender<Item>, max_entry: u64) -> Sender {
+        Sender {
+            tx,
+            max_entry,
+            seen: HashMap::new(),
+            sent: 0,
+        }
     }
-    Ok(bytes)
+
+    /// Sends an entry under a name of its own; false when the receiver is
+    /// gone (the run stopped).
+    fn send(&mut self, name: String, source: Source) -> bool {
+        let n = self.seen.entry(name.clone()).or_insert(0);
+        *n += 1;
+        let name = if *n > 1 { format!("{name}#{n}") } else { name };
+        self.sent += 1;
+        self.tx.send(Item { name, source }).is_ok()
+    }
+
+    /// Reads an entry of at most `max_entry` bytes. An entry whose header
+    /// announces more is refused before a byte of it is inflated.
+    fn read(&self, r: impl Read, size: u64) -> Source {
+        if size > self.max_entry {
+            return Source::Broken(InputError::EntryTooLarge {
+                limit: self.max_entry,
+            });
+        }
+        // A header's size only sizes the first allocation up to 1 MiB: it may lie.
+        match read_capped(r, size.min(1 << 20), self.max_entry, Action::Read) {
+            Ok(bytes) => Source::Bytes(bytes),
+            Err(InputError::TooLarge { limit }) => {
+                Source::Broken(InputError::EntryTooLarge { limit })
+            }
+            Err(InputError::Io(_, e)) => Source::Broken(InputError::Unpack(e)),
+            Err(e) => Source::Broken(e),
+        }
+    }
 }
 
 /// Reports the whole archive as unreadable, with why.
-fn unreadable(tx: &SyncSender<Item>, name: &str, why: InputError) {
-    send(tx, broken(name.into(), why));
-}
-
-/// Sends an item; false when the receiver is gone (the run stopped).
-fn send(tx: &SyncSender<Item>, item: Item) -> bool {
-    tx.send(item).is_ok()
+fn unreadable(out: &mut Sender, name: &str, why: InputError) {
+    out.send(name.into(), Source::Broken(why));
 }
 
 /// Opens the archive file, or reports why it cannot be.
-fn open(path: &Path, name: &str, tx: &SyncSender<Item>) -> Option<BufReader<File>> {
+fn open(path: &Path, name: &str, out: &mut Sender) -> Option<BufReader<File>> {
     match File::open(path) {
         Ok(f) => Some(BufReader::new(f)),
         Err(e) => {
-            unreadable(tx, name, InputError::ArchiveOpen(e.to_string()));
+            unreadable(out, name, InputError::ArchiveOpen(e.to_string()));
             None
         }
     }
 }
 
-fn read_zip(path: &Path, name: &str, tx: &SyncSender<Item>) {
-    let Some(file) = open(path, name, tx) else {
+/// A name that announces an archive inside the archive.
+fn is_archive_name(entry: &str) -> bool {
+    let lower = entry.to_ascii_lowercase();
+    [
+        ".zip", ".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tbz2", ".tbz", ".7z", ".rar", ".tar.xz",
+    ]
+    .iter()
+    .any(|ext| lower.ends_with(ext))
+}
+
+fn read_zip(path: &Path, name: &str, out: &mut Sender) {
+    let Some(file) = open(path, name, out) else {
         return;
     };
     let mut zip = match zip::ZipArchive::new(file) {
         Ok(z) => z,
         Err(e) => {
-            unreadable(tx, name, InputError::NotZip(e.to_string()));
+            unreadable(out, name, InputError::NotZip(e.to_string()));
             return;
         }
     };
-    let mut sent = 0usize;
+    if let Some(why) = overlapping_entries(&mut zip) {
+        unreadable(out, name, InputError::Bomb(why));
+        return;
+    }
     for i in 0..zip.len() {
-        let item = match zip.by_index(i) {
+        let (inner, source) = match zip.by_index(i) {
             Ok(entry) => {
                 let inner = entry.name().to_string();
-                if entry.is_dir() || !is_sgf_name(&inner) {
+                if entry.is_dir() {
                     continue;
                 }
-                let size = entry.size();
-                Item {
-                    name: entry_name(name, &inner),
-                    source: match read_entry(entry, size) {
-                        Ok(bytes) => Source::Bytes(bytes),
-                        Err(why) => Source::Broken(why),
-                    },
-                }
+                let source = if is_archive_name(&inner) {
+                    Source::Broken(InputError::Skipped(
+                        "an archive inside an archive is not read".into(),
+                    ))
+                } else if !is_sgf_name(&inner) {
+                    continue;
+                } else if entry.size() > MAX_RATIO.saturating_mul(entry.compressed_size().max(1)) {
+                    Source::Broken(InputError::Bomb(format!(
+                        "the entry claims to inflate {} bytes into {}",
+                        entry.compressed_size(),
+                        entry.size()
+                    )))
+                } else {
+                    let size = entry.size();
+                    out.read(entry, size)
+                };
+                (inner, source)
             }
             // An entry that cannot even be opened (encrypted, an unsupported
             // compression method, a damaged header): its name may be
             // unreadable too, so it is named by its place in the archive.
-            Err(e) => broken(
-                entry_name(name, &format!("entry {}", i + 1)),
-                InputError::ZipEntry(e.to_string()),
+            Err(e) => (
+                format!("entry {}", i + 1),
+                Source::Broken(InputError::ZipEntry(e.to_string())),
             ),
         };
-        if !send(tx, item) {
+        if !out.send(entry_name(name, &inner), source) {
             return;
         }
-        sent += 1;
     }
-    if sent == 0 {
-        send(tx, no_games(name));
+    if out.sent == 0 {
+        out.send(name.into(), Source::Broken(InputError::NoGames));
     }
 }
 
-fn read_tar(path: &Path, name: &str, tx: &SyncSender<Item>) {
-    let Some(mut file) = open(path, name, tx) else {
+/// Whether two entries of the zip's central directory claim overlapping
+/// bytes of the file (a bomb that inflates one stream many times), found
+/// from the headers alone, before anything is inflated.
+fn overlapping_entries<R: Read + io::Seek>(zip: &mut zip::ZipArchive<R>) -> Option<String> {
+    let mut spans: Vec<(u64, u64)> = Vec::with_capacity(zip.len());
+    for i in 0..zip.len() {
+        let Ok(entry) = zip.by_index_raw(i) else {
+            continue;
+        };
+        let start = entry.data_start();
+        spans.push((start, start.saturating_add(entry.compressed_size())));
+    }
+    spans.sort_unstable();
+    spans.windows(2).find(|w| w[1].0 < w[0].1).map(|w| {
+        format!(
+            "two entries share the bytes {}..{} of the archive (a zip bomb)",
+            w[1].0, w[0].1
+        )
+    })
+}
+
+fn read_tar(path: &Path, name: &str, out: &mut Sender) {
+    let Some(mut file) = open(path, name, out) else {
         return;
     };
     // gzip announces itself with 1f 8b, bzip2 with "BZh".
     let head = match io::BufRead::fill_buf(&mut file) {
         Ok(head) => head,
         Err(e) => {
-            unreadable(tx, name, InputError::ArchiveRead(e.to_string()));
+            unreadable(out, name, InputError::ArchiveRead(e.to_string()));
             return;
         }
     };
@@ -185,14 +258,17 @@ fn read_tar(path: &Path, name: &str, tx: &SyncSender<Item>) {
         Box::new(file)
     };
     let mut tar = tar::Archive::new(reader);
+    // Archives concatenated (`cat a.tar.gz b.tar.gz`) are read to the end, as
+    // `tar --ignore-zeros` does: the first one's end marker does not stop it.
+    tar.set_ignore_zeros(true);
     let entries = match tar.entries() {
         Ok(e) => e,
         Err(e) => {
-            unreadable(tx, name, InputError::NotTar(e.to_string()));
+            unreadable(out, name, InputError::NotTar(e.to_string()));
             return;
         }
     };
-    let (mut seen, mut sent) = (0usize, 0usize);
+    let mut seen = 0usize;
     for entry in entries {
         seen += 1;
         let mut entry = match entry {
@@ -200,55 +276,48 @@ fn read_tar(path: &Path, name: &str, tx: &SyncSender<Item>) {
             Err(e) => {
                 // The stream is damaged (or cut short) here: nothing after it
                 // can be found, so the rest of the archive is reported once.
-                send(
-                    tx,
-                    broken(
-                        entry_name(name, &format!("entry {seen}")),
-                        InputError::Damaged(e.to_string()),
-                    ),
-                );
+                let at = entry_name(name, &format!("entry {seen}"));
+                out.send(at, Source::Broken(InputError::Damaged(e.to_string())));
                 return;
             }
         };
-        let entry_path = entry.path().map(|p| p.to_string_lossy().into_owned());
-        let entry_path = match entry_path {
-            Ok(p) => p,
+        let entry_path = match entry.path() {
+            Ok(p) => p.to_string_lossy().into_owned(),
             Err(e) => {
-                let item = broken(
-                    entry_name(name, &format!("entry {seen}")),
-                    InputError::EntryName(e.to_string()),
-                );
-                if !send(tx, item) {
+                let at = entry_name(name, &format!("entry {seen}"));
+                if !out.send(at, Source::Broken(InputError::EntryName(e.to_string()))) {
                     return;
                 }
-                sent += 1;
                 continue;
             }
         };
-        if !entry.header().entry_type().is_file() || !is_sgf_name(&entry_path) {
+        let kind = entry.header().entry_type();
+        let source = if is_archive_name(&entry_path) && kind.is_file() {
+            Source::Broken(InputError::Skipped(
+                "an archive inside an archive is not read".into(),
+            ))
+        } else if !is_sgf_name(&entry_path) || kind.is_dir() {
             continue;
-        }
-        let size = entry.size();
-        let item = Item {
-            name: entry_name(name, &entry_path),
-            source: match read_entry(&mut entry, size) {
-                Ok(bytes) => Source::Bytes(bytes),
-                Err(why) => Source::Broken(why),
-            },
+        } else if !kind.is_file() {
+            let what = if kind.is_symlink() {
+                "a symbolic link in the archive is not followed"
+            } else if kind.is_hard_link() {
+                "a hard link in the archive is not followed"
+            } else {
+                "a special entry (device, FIFO) of the archive is not read"
+            };
+            Source::Broken(InputError::Skipped(what.into()))
+        } else {
+            let size = entry.size();
+            out.read(&mut entry, size)
         };
-        if !send(tx, item) {
+        if !out.send(entry_name(name, &entry_path), source) {
             return;
         }
-        sent += 1;
     }
-    if sent == 0 {
-        send(tx, no_games(name));
+    if out.sent == 0 {
+        out.send(name.into(), Source::Broken(InputError::NoGames));
     }
-}
-
-/// An archive without a single game entry still appears in the report.
-fn no_games(name: &str) -> Item {
-    broken(name.into(), InputError::NoGames)
 }
 
 #[cfg(test)]

@@ -63,6 +63,22 @@ pub enum InputError {
     EntryName(String),
     #[error("the archive holds no *.sgf entry")]
     NoGames,
+    /// A FIFO, socket or device: opening it could block forever or read
+    /// without end.
+    #[error("not a regular file ({0}): not read")]
+    NotRegular(&'static str),
+    #[error("larger than {limit} bytes (--max-file-size): not read")]
+    TooLarge { limit: u64 },
+    /// Passed over on purpose, with why (a format not read, a link in an
+    /// archive, an archive inside an archive).
+    #[error("skipped: {0}")]
+    Skipped(String),
+    #[error("the directory holds no *.sgf file and no archive")]
+    EmptyDirectory,
+    /// An archive built to exhaust memory: overlapping entries, or an entry
+    /// that inflates far beyond any game record.
+    #[error("refused: {0}")]
+    Bomb(String),
 }
 
 impl InputError {
@@ -92,8 +108,11 @@ impl InputError {
             InputError::ZipEntry(_) | InputError::Unpack(_) | InputError::EntryName(_) => {
                 "damaged-entry"
             }
-            InputError::EntryTooLarge { .. } => "too-large",
-            InputError::NoGames => "no-games",
+            InputError::EntryTooLarge { .. } | InputError::TooLarge { .. } => "too-large",
+            InputError::NoGames | InputError::EmptyDirectory => "no-games",
+            InputError::NotRegular(_) => "not-regular",
+            InputError::Skipped(_) => "skipped",
+            InputError::Bomb(_) => "bomb",
         }
     }
 }

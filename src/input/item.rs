@@ -34,18 +34,113 @@ impl Item {
         }
     }
 
-    /// Reads the input's bytes.
-    pub fn read(&self) -> Result<Vec<u8>, InputError> {
+    /// Reads the input's bytes, at most `limit` of them: a larger input is
+    /// an error, found while reading (a file that grows, standard input).
+    /// Only regular files are opened, without blocking (a FIFO put in the
+    /// place of a file after the walk is refused, not waited on).
+    pub fn read(&self, limit: u64) -> Result<Vec<u8>, InputError> {
         match &self.source {
-            Source::File(p) => fs::read(p).map_err(|e| InputError::io(&e, Action::Read)),
-            Source::Stdin => {
-                let mut buf = Vec::new();
-                io::Read::read_to_end(&mut io::stdin(), &mut buf)
-                    .map_err(|e| InputError::io(&e, Action::ReadStdin))?;
-                Ok(buf)
+            Source::File(p) => {
+                let file = open_regular(p)?;
+                let len = file.metadata().map_or(0, |m| m.len());
+                if len > limit {
+                    return Err(InputError::TooLarge { limit });
+                }
+                // The file system's size is trusted for the first allocation
+                // (the read still stops at the limit if the file grows).
+                read_capped(file, len.saturating_add(1), limit, Action::Read)
             }
+            Source::Stdin => read_capped(io::stdin().lock(), 1 << 20, limit, Action::ReadStdin),
+            Source::Bytes(b) if b.len() as u64 > limit => Err(InputError::TooLarge { limit }),
             Source::Bytes(b) => Ok(b.clone()),
             Source::Broken(why) => Err(why.clone()),
         }
     }
+}
+
+/// What kind of thing a file system entry is, when it is not a regular file
+/// or a directory.
+pub(crate) fn special_kind(t: &fs::FileType) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return Some("a FIFO");
+        }
+        if t.is_socket() {
+            return Some("a socket");
+        }
+        if t.is_char_device() {
+            return Some("a character device");
+        }
+        if t.is_block_device() {
+            return Some("a block device");
+        }
+    }
+    if t.is_file() || t.is_dir() || t.is_symlink() {
+        None
+    } else {
+        Some("a special file")
+    }
+}
+
+/// Opens a file for reading only if it is a regular file. On Unix the open
+/// itself does not block (`O_NONBLOCK`), so a FIFO cannot hang the run even
+/// if it replaced the file after the walk looked at it.
+fn open_regular(p: &std::path::Path) -> Result<fs::File, InputError> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(0o4000); // O_NONBLOCK on Linux
+    }
+    let file = options
+        .open(p)
+        .map_err(|e| InputError::io(&e, Action::Read))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| InputError::io(&e, Action::Read))?;
+    if meta.is_dir() {
+        return Err(InputError::IsADirectory(Action::Read));
+    }
+    if let Some(kind) = special_kind(&meta.file_type()) {
+        return Err(InputError::NotRegular(kind));
+    }
+    Ok(file)
+}
+
+/// Reads at most `limit` bytes; one more means the input is too large. The
+/// buffer starts at `capacity` bytes (never more than the limit allows).
+pub(crate) fn read_capped(
+    mut r: impl io::Read,
+    capacity: u64,
+    limit: u64,
+    action: Action,
+) -> Result<Vec<u8>, InputError> {
+    // The buffer doubles as it fills, but never beyond the limit (plus the
+    // one byte that tells a larger input): a 1 GiB stream costs the limit, not
+    // the next power of two above it.
+    let most = usize::try_from(limit.saturating_add(1)).unwrap_or(usize::MAX);
+    let mut bytes: Vec<u8> = Vec::with_capacity(capacity.min(limit.saturating_add(1)) as usize);
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        let room = most - bytes.len();
+        if room == 0 {
+            return Err(InputError::TooLarge { limit });
+        }
+        let want = room.min(chunk.len());
+        let n = match r.read(&mut chunk[..want]) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(InputError::io(&e, action)),
+        };
+        if bytes.len() + n > bytes.capacity() {
+            let grown = (bytes.capacity() * 2).max(bytes.len() + n).min(most);
+            bytes.reserve_exact(grown - bytes.len());
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+    }
+    Ok(bytes)
 }

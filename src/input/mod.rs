@@ -16,3 +16,31 @@ pub use error::{Action, InputError};
 pub use file_list::read_file_list;
 pub use item::{Item, Source};
 pub use walk::Walk;
+
+/// The largest file or archive entry read by default (`--max-file-size`).
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 256 << 20;
+
+/// Bytes of a name as text: as they are when they are UTF-8, else with every
+/// invalid byte written `\xHH` and every backslash `\\`, so that two different
+/// names never print alike.
+pub fn escape_name(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => {
+            let mut out = String::new();
+            for chunk in bytes.utf8_chunks() {
+                for c in chunk.valid().chars() {
+                    if c == '\\' {
+                        out.push_str("\\\\");
+                    } else {
+                        out.push(c);
+                    }
+                }
+                for b in chunk.invalid() {
+                    out.push_str(&format!("\\x{b:02X}"));
+                }
+            }
+            out
+        }
+    }
+}

@@ -6,10 +6,39 @@ use std::path::{Path, PathBuf};
 
 use super::archive;
 use super::error::{Action, InputError};
-use super::item::{Item, Source};
+use super::item::{special_kind, Item, Source};
+use super::{escape_name, DEFAULT_MAX_FILE_SIZE};
 
+/// A path as reports name it: as it is when it is UTF-8, else with its
+/// invalid bytes escaped (`\xFF`), so two names never print alike.
 fn display(p: &Path) -> String {
-    p.to_string_lossy().into_owned()
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        escape_name(p.as_os_str().as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        p.to_string_lossy().into_owned()
+    }
+}
+
+/// File names that announce a format sgfaudit does not read: reported as
+/// skipped rather than passed over in silence.
+fn unread_format(p: &Path) -> Option<&'static str> {
+    let name = p.file_name()?.to_string_lossy().to_ascii_lowercase();
+    [
+        (".sgf.gz", "a gzip-compressed SGF file is not read"),
+        (".sgf.xz", "an xz-compressed SGF file is not read"),
+        (".sgf.bz2", "a bzip2-compressed SGF file is not read"),
+        (".tar.xz", "an xz-compressed tar archive is not read"),
+        (".txz", "an xz-compressed tar archive is not read"),
+        (".7z", "a 7z archive is not read"),
+        (".rar", "a rar archive is not read"),
+    ]
+    .into_iter()
+    .find(|(ext, _)| name.ends_with(ext))
+    .map(|(_, why)| why)
 }
 
 fn is_sgf(p: &Path) -> bool {
@@ -49,6 +78,13 @@ pub struct Walk {
     /// The entries of the archive being read, before the walk goes on.
     archive: Option<std::sync::mpsc::IntoIter<Item>>,
     active: HashSet<(u64, u64)>,
+    /// Largest archive entry read (`--max-file-size`).
+    max_entry: u64,
+    /// Items handed out so far.
+    yielded: u64,
+    /// The directory named on the command line being walked, and the count of
+    /// items handed out when it began: one that yields none gets a row.
+    root_dir: Option<(String, u64)>,
 }
 
 impl Walk {
@@ -60,7 +96,16 @@ impl Walk {
             pending: Vec::new(),
             archive: None,
             active: HashSet::new(),
+            max_entry: DEFAULT_MAX_FILE_SIZE,
+            yielded: 0,
+            root_dir: None,
         }
+    }
+
+    /// Archive entries larger than `bytes` are not read (`--max-file-size`).
+    pub fn max_file_size(mut self, bytes: u64) -> Walk {
+        self.max_entry = bytes;
+        self
     }
 
     fn enter_dir(&mut self, dir: &Path) {
@@ -102,7 +147,7 @@ impl Walk {
 
     fn open_archive(&mut self, path: PathBuf, name: String) {
         if let Some(kind) = archive::kind_of(&path) {
-            self.archive = Some(archive::entries(path, name, kind).into_iter());
+            self.archive = Some(archive::entries(path, name, kind, self.max_entry).into_iter());
         }
     }
 
@@ -116,7 +161,16 @@ impl Walk {
         }
         let path = PathBuf::from(&arg);
         match fs::metadata(&path) {
-            Ok(m) if m.is_dir() => self.enter_dir(&path),
+            Ok(m) if m.is_dir() => {
+                self.root_dir = Some((arg, self.yielded));
+                self.enter_dir(&path)
+            }
+            Ok(m) if special_kind(&m.file_type()).is_some() => self.pending.push(Item {
+                name: arg,
+                source: Source::Broken(InputError::NotRegular(
+                    special_kind(&m.file_type()).unwrap_or("a special file"),
+                )),
+            }),
             Ok(_) if archive::kind_of(&path).is_some() => self.open_archive(path, arg),
             // A file named explicitly is audited whatever its extension.
             Ok(_) => self.pending.push(Item {
@@ -142,6 +196,14 @@ impl Iterator for Walk {
     type Item = Item;
 
     fn next(&mut self) -> Option<Item> {
+        let item = self.next_item();
+        self.yielded += u64::from(item.is_some());
+        item
+    }
+}
+
+impl Walk {
+    fn next_item(&mut self) -> Option<Item> {
         loop {
             if let Some(item) = self.pending.pop() {
                 return Some(item);
@@ -150,6 +212,16 @@ impl Iterator for Walk {
                 match entries.next() {
                     Some(item) => return Some(item),
                     None => self.archive = None,
+                }
+            }
+            if self.stack.is_empty() {
+                if let Some((name, before)) = self.root_dir.take() {
+                    if self.yielded == before {
+                        return Some(Item {
+                            name,
+                            source: Source::Broken(InputError::EmptyDirectory),
+                        });
+                    }
                 }
             }
             if let Some(frame) = self.stack.last_mut() {
@@ -162,17 +234,36 @@ impl Iterator for Walk {
                 };
                 match fs::metadata(&path) {
                     Ok(m) if m.is_dir() => self.enter_dir(&path),
-                    Ok(_) if is_sgf(&path) => {
+                    Ok(m) if is_sgf(&path) => {
+                        let source = match special_kind(&m.file_type()) {
+                            Some(kind) => Source::Broken(InputError::NotRegular(kind)),
+                            None => Source::File(path.clone()),
+                        };
                         return Some(Item {
                             name: display(&path),
-                            source: Source::File(path),
-                        })
+                            source,
+                        });
                     }
-                    Ok(_) if archive::kind_of(&path).is_some() => {
+                    Ok(m) if archive::kind_of(&path).is_some() => {
                         let name = display(&path);
-                        self.open_archive(path, name);
+                        match special_kind(&m.file_type()) {
+                            Some(kind) => {
+                                return Some(Item {
+                                    name,
+                                    source: Source::Broken(InputError::NotRegular(kind)),
+                                })
+                            }
+                            None => self.open_archive(path, name),
+                        }
                     }
-                    Ok(_) => {}
+                    Ok(_) => {
+                        if let Some(why) = unread_format(&path) {
+                            return Some(Item {
+                                name: display(&path),
+                                source: Source::Broken(InputError::Skipped(why.into())),
+                            });
+                        }
+                    }
                     Err(e) if is_sgf(&path) => {
                         return Some(Item {
                             name: display(&path),

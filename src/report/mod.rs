@@ -81,6 +81,9 @@ pub struct Summary {
     pub top_files: Vec<(u64, u64, String)>,
     /// Errors and warnings of the file whose games are being added.
     current: (u64, u64),
+    /// The run was interrupted (Ctrl-C, SIGTERM): the counts cover what was
+    /// audited until then.
+    pub interrupted: bool,
     /// Games scored, and games not scored per reason.
     pub scored: u64,
     pub not_scored: BTreeMap<NotScored, u64>,

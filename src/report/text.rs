@@ -25,6 +25,12 @@ impl<W: Write> Reporter for TextReporter<W> {
 
     fn finish(&mut self, s: &Summary) -> io::Result<()> {
         let o = &mut self.out;
+        if s.interrupted {
+            writeln!(
+                o,
+                "interrupted: the counts below cover the files audited until then"
+            )?;
+        }
         writeln!(o, "files: {} ({} unreadable)", s.files, s.files_unreadable)?;
         writeln!(
             o,

@@ -16,6 +16,9 @@ pub enum WinBy {
     Forfeit,
     /// A referee's decision (`B+J`, as the UEC Cup records write it).
     Judgment,
+    /// A margin that is no number of points a board could give (`W+NaN`,
+    /// `B+-3`, `W+1e-400`, `B+inf`): unusable, never checked.
+    Malformed,
     /// Another reason (`B+Illegal`, `W+AW`, ...).
     Other,
 }
@@ -60,7 +63,7 @@ fn number(s: &str) -> Option<f64> {
     if let Some(stones) = s.strip_suffix('子') {
         return points(stones).map(|v| v * 2.0);
     }
-    points(s)
+    points(s).filter(|v| v.is_finite() && (0.0..=MAX_MARGIN).contains(v))
 }
 
 fn points(s: &str) -> Option<f64> {
@@ -72,19 +75,47 @@ fn points(s: &str) -> Option<f64> {
         .strip_suffix('半')
         .map(|r| r.strip_suffix('目').unwrap_or(r))
     {
-        return rest.trim().parse::<f64>().ok().map(|v| v + 0.5);
+        return plain_margin(rest).map(|v| v + 0.5);
     }
     if let Some((whole, frac)) = s.split_once('又') {
-        let w: f64 = whole.trim().parse().ok()?;
+        let w = plain_margin(whole)?;
         let (n, d) = frac.split_once('/')?;
-        let (n, d): (f64, f64) = (n.trim().parse().ok()?, d.trim().parse().ok()?);
+        let (n, d) = (plain_margin(n)?, plain_margin(d)?);
         return (d != 0.0).then(|| w + n / d);
     }
     if let Some((n, d)) = s.split_once('/') {
-        let (n, d): (f64, f64) = (n.trim().parse().ok()?, d.trim().parse().ok()?);
+        let (n, d) = (plain_margin(n)?, plain_margin(d)?);
         return (d != 0.0).then(|| n / d);
     }
-    s.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0)
+    plain_margin(s)
+}
+
+/// The largest margin any board gives (52 x 52 points).
+const MAX_MARGIN: f64 = 2704.0;
+
+/// A margin written as plain digits with at most one decimal point, no larger
+/// than any board gives: `3.5`, `12`, `0.50`. Exponents, signs, `NaN` and
+/// `inf` are no margin.
+fn plain_margin(s: &str) -> Option<f64> {
+    let s = s.trim();
+    let plain = !s.is_empty()
+        && s.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && s.chars().filter(|&c| c == '.').count() <= 1
+        && s.chars().any(|c| c.is_ascii_digit());
+    plain
+        .then(|| s.parse::<f64>().ok())
+        .flatten()
+        .filter(|v| v.is_finite() && *v <= MAX_MARGIN)
+}
+
+/// Text that tries to be a number (one word) but is none `plain_margin`
+/// accepts. A number followed by words is an annotated result, not this.
+fn looks_numeric(s: &str) -> bool {
+    let l = s.trim().to_ascii_lowercase();
+    !l.contains(char::is_whitespace)
+        && l.starts_with(|c: char| c.is_ascii_digit() || c == '.' || c == '-' || c == '+')
+        || l.starts_with("nan")
+        || l.starts_with("inf")
 }
 
 fn win_by(rest: &str) -> WinBy {
@@ -106,6 +137,7 @@ fn win_by(rest: &str) -> WinBy {
                 match number(r) {
                     Some(0.0) => WinBy::UnknownMargin,
                     Some(m) => WinBy::Points(m),
+                    None if looks_numeric(r) => WinBy::Malformed,
                     None => WinBy::Other,
                 }
             }
@@ -326,6 +358,25 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn margins_that_are_no_number_of_points_are_unusable() {
+        for re in ["W+NaN", "B+-3", "W+inf", "W+1e-400", "B+1e5", "W+99999"] {
+            assert_eq!(
+                parse_result(re),
+                Recorded::Win {
+                    winner: if re.starts_with('W') {
+                        Color::White
+                    } else {
+                        Color::Black
+                    },
+                    by: WinBy::Malformed
+                },
+                "{re}"
+            );
+        }
+        assert_eq!(parse_result("B+2704").black_margin(), Some(2704.0));
     }
 
     #[test]

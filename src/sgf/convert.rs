@@ -48,6 +48,8 @@ pub enum NoRecord {
     NotGoOrUnparsable,
     #[error("the game tree could not be parsed")]
     Unparsable,
+    #[error("the game tree holds no node `;`")]
+    NoNode,
 }
 
 impl NoRecord {
@@ -58,7 +60,7 @@ impl NoRecord {
             | NoRecord::SizeOutOfRange(_)
             | NoRecord::SizeNotANumber(_) => Code::BadSize,
             NoRecord::NotGo(_) | NoRecord::NotGoOrUnparsable => Code::NotGo,
-            NoRecord::Unparsable => Code::ParseFailed,
+            NoRecord::Unparsable | NoRecord::NoNode => Code::ParseFailed,
         }
     }
 }

@@ -197,6 +197,21 @@ fn decode_by_bom(bytes: &[u8]) -> Option<Borrowed<'_>> {
         ));
     }
     let label = find_label_text(&text);
+    // A label that names another encoding than the byte-order mark: the mark
+    // wins (it describes the bytes), and the conflict is reported.
+    if let Some(l) = label.as_deref() {
+        let named = encoding_for_label(l);
+        if named.is_some_and(|n| n != enc) {
+            findings.push(Finding::new(
+                Code::CharsetWrongLabel,
+                format!(
+                    "CA[{l}] but the byte-order mark says {}; decoded as {}",
+                    enc.name(),
+                    enc.name()
+                ),
+            ));
+        }
+    }
     Some(Borrowed {
         text,
         encoding: enc,
@@ -292,7 +307,10 @@ fn labelled_encoding(
     if enc.is_none() {
         findings.push(Finding::new(
             Code::CharsetUnknownLabel,
-            format!("CA[{l}] names no known encoding"),
+            format!(
+                "CA[{l}] names no known encoding; read as UTF-8 when the bytes are valid UTF-8, \
+                 else as the encoding detected (named in a further finding)"
+            ),
         ));
     }
     enc

@@ -164,6 +164,18 @@ impl Collection {
                 .located(self.locate(self.decoded.text.len())),
             );
         }
+        // `(((` with no node: nothing to parse (and sgf-parse would hold every
+        // token of it in memory).
+        if span.nodes == 0 {
+            let why = NoRecord::NoNode;
+            findings.push(Finding::new(why.code(), why.to_string()));
+            return ParsedGame {
+                record: None,
+                info: GameInfo::default(),
+                error: Some(why),
+                findings,
+            };
+        }
         if span.nodes > CHUNKED_ABOVE_NODES {
             return self.parse_long_game(src, span.nodes, findings);
         }
