@@ -175,6 +175,7 @@ fn read_zip(path: &Path, name: &str, out: &mut Sender) {
         unreadable(out, name, InputError::Bomb(why));
         return;
     }
+    let declared = declared_entries(path);
     for i in 0..zip.len() {
         let (inner, source) = match zip.by_index(i) {
             Ok(entry) => {
@@ -212,9 +213,33 @@ fn read_zip(path: &Path, name: &str, out: &mut Sender) {
             return;
         }
     }
+    // The zip reader keeps one entry per name: entries that repeat a name are
+    // missing from it, and said so rather than lost.
+    if let Some(n) = declared.filter(|&n| n > zip.len()) {
+        let at = entry_name(name, "(repeated names)");
+        out.send(at, Source::Broken(InputError::RepeatedNames(n - zip.len())));
+    }
     if out.sent == 0 {
         out.send(name.into(), Source::Broken(InputError::NoGames));
     }
+}
+
+/// The number of entries the zip's end-of-central-directory record declares
+/// (not for ZIP64 archives, whose count is elsewhere).
+fn declared_entries(path: &Path) -> Option<usize> {
+    use std::io::{Seek, SeekFrom};
+    let mut f = File::open(path).ok()?;
+    let len = f.seek(SeekFrom::End(0)).ok()?;
+    let tail = len.min(22 + 65_535);
+    f.seek(SeekFrom::Start(len - tail)).ok()?;
+    let mut buf = Vec::with_capacity(tail as usize);
+    f.take(tail).read_to_end(&mut buf).ok()?;
+    let at = buf
+        .windows(4)
+        .rposition(|w| w == [0x50, 0x4b, 0x05, 0x06])?;
+    let total = buf.get(at + 10..at + 12)?;
+    let total = u16::from_le_bytes([total[0], total[1]]);
+    (total != u16::MAX).then_some(usize::from(total))
 }
 
 /// Whether two entries of the zip's central directory claim overlapping

@@ -1,0 +1,326 @@
+//! Hostile inputs, generated in a scratch directory (nothing large is
+//! committed): each run must end (a timeout guards it), exit with 0, 1 or 2,
+//! name every input in its output, and stay under a memory bound read from
+//! the child's /proc status while it runs (Linux; elsewhere memory is not
+//! checked).
+
+mod common;
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::scratch;
+
+const GAME: &str = "(;GM[1]SZ[9];B[ee];W[cc];B[];W[])";
+
+/// What one run gave: exit status, JSONL rows, peak resident memory (KiB).
+struct Run {
+    status: i32,
+    rows: Vec<serde_json::Value>,
+    stderr: String,
+    peak_kib: u64,
+}
+
+fn run(args: &[&str], stdin: Option<Vec<u8>>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", "--format", "jsonl", "-q"])
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run sgfaudit");
+    if let Some(bytes) = stdin {
+        let mut pipe = child.stdin.take().unwrap();
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&bytes);
+        });
+    }
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut out = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut out, &mut s);
+        s
+    });
+    let mut err = child.stderr.take().unwrap();
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut err, &mut s);
+        s
+    });
+    let start = Instant::now();
+    let mut peak_kib = 0;
+    let status = loop {
+        if let Ok(text) = fs::read_to_string(&status_file) {
+            for line in text.lines() {
+                if let Some(v) = line.strip_prefix("VmHWM:") {
+                    let kib: u64 = v.trim().trim_end_matches("kB").trim().parse().unwrap_or(0);
+                    peak_kib = peak_kib.max(kib);
+                }
+            }
+        }
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("sgfaudit {args:?} did not end within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let stdout = reader.join().unwrap();
+    Run {
+        status: status.code().unwrap_or(-1),
+        rows: stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSONL"))
+            .collect(),
+        stderr: err_reader.join().unwrap(),
+        peak_kib,
+    }
+}
+
+fn files(r: &Run) -> Vec<String> {
+    r.rows
+        .iter()
+        .map(|g| g["file"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+fn row<'a>(r: &'a Run, suffix: &str) -> &'a serde_json::Value {
+    r.rows
+        .iter()
+        .find(|g| g["file"].as_str().unwrap_or("").ends_with(suffix))
+        .unwrap_or_else(|| panic!("no row for {suffix}: {:?}", files(r)))
+}
+
+fn ok_run(r: &Run) {
+    assert!(
+        (0..=2).contains(&r.status),
+        "exit {}: {}",
+        r.status,
+        r.stderr
+    );
+}
+
+fn arg(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn special_files_are_named_and_never_block() {
+    let d = scratch("special");
+    fs::write(d.join("good.sgf"), GAME).unwrap();
+    let fifo = d.join("x.sgf");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    std::os::unix::fs::symlink("/dev/zero", d.join("zero.sgf")).unwrap();
+    let r = run(&[arg(&d)], None);
+    ok_run(&r);
+    assert_eq!(row(&r, "good.sgf")["status"], "ok");
+    let zero = row(&r, "zero.sgf");
+    assert!(
+        zero["error"].as_str().unwrap().contains("character device"),
+        "{zero}"
+    );
+    if made.is_ok_and(|s| s.success()) {
+        let x = row(&r, "/x.sgf");
+        assert!(x["error"].as_str().unwrap().contains("FIFO"), "{x}");
+    }
+    assert!(r.peak_kib < 100 * 1024, "{} KiB", r.peak_kib);
+}
+
+#[test]
+fn degenerate_texts_cost_memory_linear_in_their_size() {
+    let d = scratch("degenerate");
+    // 20 MB of `(`: a game tree with no node, an error, in little memory.
+    fs::write(d.join("paren.sgf"), vec![b'('; 20 << 20]).unwrap();
+    // One node with 200,000 properties: linear, not quadratic.
+    let mut node = String::from("(;GM[1]");
+    for i in 0..200_000 {
+        node.push_str(&format!("C{}[x]", ["A", "B", "D"][i % 3]));
+    }
+    node.push_str(";B[aa])");
+    fs::write(d.join("props.sgf"), node).unwrap();
+    // A million empty variations.
+    fs::write(
+        d.join("empty-vars.sgf"),
+        "(;GM[1]".to_string() + &"()".repeat(1_000_000) + ")",
+    )
+    .unwrap();
+    let r = run(&[arg(&d)], None);
+    ok_run(&r);
+    let paren = row(&r, "paren.sgf");
+    assert_eq!(paren["status"], "error", "{paren}");
+    assert_eq!(row(&r, "props.sgf")["status"], "ok");
+    row(&r, "empty-vars.sgf");
+    assert!(r.peak_kib < 400 * 1024, "{} KiB", r.peak_kib);
+}
+
+#[test]
+fn reads_are_capped_while_reading() {
+    let d = scratch("capped");
+    fs::write(d.join("big.sgf"), vec![b' '; 3 << 20]).unwrap();
+    let r = run(&["--max-file-size", "1M", arg(&d.join("big.sgf"))], None);
+    ok_run(&r);
+    assert!(r.rows[0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("larger than 1048576 bytes"));
+    // Standard input is cut at the cap too, without holding what follows.
+    let r = run(&["--max-file-size", "4M", "-"], Some(vec![0u8; 64 << 20]));
+    ok_run(&r);
+    assert_eq!(files(&r), ["-"]);
+    assert!(r.rows[0]["error"].as_str().unwrap().contains("larger than"));
+    assert!(r.peak_kib < 64 * 1024, "{} KiB", r.peak_kib);
+}
+
+#[test]
+fn nothing_is_skipped_in_silence() {
+    let d = scratch("silence");
+    fs::create_dir_all(d.join("empty")).unwrap();
+    fs::create_dir_all(d.join("gz")).unwrap();
+    fs::write(d.join("gz/game.sgf.gz"), b"\x1f\x8b not really").unwrap();
+    fs::write(d.join("gz/games.tar.xz"), b"xz").unwrap();
+    let r = run(&[arg(&d.join("empty")), arg(&d.join("gz"))], None);
+    ok_run(&r);
+    assert!(row(&r, "empty")["error"]
+        .as_str()
+        .unwrap()
+        .contains("no *.sgf"));
+    for f in ["game.sgf.gz", "games.tar.xz"] {
+        let g = row(&r, f);
+        assert_eq!(g["findings"][0]["code"], "F004", "{g}");
+    }
+}
+
+fn zip_of(path: &Path, entries: &[(&str, &[u8])]) {
+    let mut z = zip::ZipWriter::new(fs::File::create(path).unwrap());
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, bytes) in entries {
+        z.start_file(*name, opts).unwrap();
+        z.write_all(bytes).unwrap();
+    }
+    z.finish().unwrap();
+}
+
+fn tar_gz_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    {
+        let mut t = tar::Builder::new(&mut gz);
+        for (name, bytes) in entries {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(bytes.len() as u64);
+            h.set_mode(0o644);
+            h.set_cksum();
+            t.append_data(&mut h, name, *bytes).unwrap();
+        }
+        t.finish().unwrap();
+    }
+    gz.finish().unwrap()
+}
+
+#[test]
+fn every_archive_entry_is_its_own_row() {
+    let d = scratch("entries");
+    // Two entries with one name, and a zip inside the zip.
+    let inner = d.join("inner.zip");
+    zip_of(&inner, &[("a.sgf", GAME.as_bytes())]);
+    let inner_bytes = fs::read(&inner).unwrap();
+    fs::remove_file(&inner).unwrap();
+    // The zip writer refuses a repeated name: write h.sgf, then rename it in
+    // place (names are in the headers, outside the checksums).
+    zip_of(
+        &d.join("dup.zip"),
+        &[
+            ("g.sgf", GAME.as_bytes()),
+            ("h.sgf", GAME.as_bytes()),
+            ("inner.zip", &inner_bytes),
+        ],
+    );
+    let bytes = fs::read(d.join("dup.zip")).unwrap();
+    let mut renamed = bytes.clone();
+    for i in 0..bytes.len().saturating_sub(5) {
+        if &bytes[i..i + 5] == b"h.sgf" {
+            renamed[i] = b'g';
+        }
+    }
+    fs::write(d.join("dup.zip"), renamed).unwrap();
+    // Two .tar.gz archives concatenated, as `cat a.tar.gz b.tar.gz` makes.
+    let mut both = tar_gz_of(&[("one.sgf", GAME.as_bytes()), ("one.sgf", GAME.as_bytes())]);
+    both.extend(tar_gz_of(&[("two.sgf", GAME.as_bytes())]));
+    fs::write(d.join("both.tar.gz"), both).unwrap();
+    let r = run(&[arg(&d)], None);
+    ok_run(&r);
+    row(&r, "dup.zip!g.sgf");
+    // The zip reader keeps one entry per name: the other is a row that says so.
+    let repeated = row(&r, "dup.zip!(repeated names)");
+    assert!(
+        repeated["error"].as_str().unwrap().contains("repeat"),
+        "{repeated}"
+    );
+    assert_eq!(row(&r, "dup.zip!inner.zip")["findings"][0]["code"], "F004");
+    row(&r, "both.tar.gz!one.sgf");
+    row(&r, "both.tar.gz!one.sgf#2");
+    row(&r, "both.tar.gz!two.sgf");
+}
+
+#[test]
+fn a_zip_bomb_is_refused_from_its_headers() {
+    let d = scratch("bomb");
+    // 64 MiB of zeros inflate from about 64 KiB: over 1000:1.
+    zip_of(&d.join("bomb.zip"), &[("zeros.sgf", &vec![0u8; 64 << 20])]);
+    let r = run(&[arg(&d.join("bomb.zip"))], None);
+    ok_run(&r);
+    let g = row(&r, "bomb.zip!zeros.sgf");
+    assert!(g["error"].as_str().unwrap().contains("refused"), "{g}");
+    assert!(r.peak_kib < 64 * 1024, "{} KiB", r.peak_kib);
+}
+
+#[test]
+fn too_many_jobs_are_capped_with_a_warning() {
+    let r = run(&["-j", "20000", "corpus/rules/ko-pass.sgf"], None);
+    assert!((0..=2).contains(&r.status), "exit {}", r.status);
+    assert!(
+        r.stderr.contains("--jobs 20000 is more than"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn unusable_results_are_reported_not_matched() {
+    let d = scratch("re");
+    let wall = "B[ea];W[fa];B[eb];W[fb];B[ec];W[fc];B[ed];W[fd];B[ee];W[fe];\
+                B[ef];W[ff];B[eg];W[fg];B[eh];W[fh];B[ei];W[fi];B[];W[]";
+    for (i, re) in ["W+1e-400", "W+NaN", "B+-3", "W+inf"].iter().enumerate() {
+        fs::write(
+            d.join(format!("re{i}.sgf")),
+            format!("(;GM[1]SZ[9]KM[6.5]RU[Japanese]RE[{re}];{wall})"),
+        )
+        .unwrap();
+    }
+    let r = run(&[arg(&d)], None);
+    ok_run(&r);
+    assert_eq!(r.rows.len(), 4);
+    for g in &r.rows {
+        assert!(g["result_check"].is_null(), "{g}");
+        assert!(
+            g["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["code"] == "P306"),
+            "{g}"
+        );
+    }
+}
