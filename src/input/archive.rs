@@ -11,7 +11,7 @@
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{sync_channel, Receiver};
 use std::thread;
 
 use std::collections::HashMap;
@@ -68,10 +68,12 @@ pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64) -> Recei
         .spawn({
             let (name, tx) = (name.clone(), tx.clone());
             move || {
-                let mut out = Sender::new(tx, max_entry);
-                match kind {
-                    Kind::Zip => read_zip(&path, &name, &mut out),
-                    Kind::Tar => read_tar(&path, &name, &mut out),
+                let mut out = Sender::new(move |item| tx.send(item).is_ok(), max_entry);
+                if let Some(file) = open(&path, &name, &mut out) {
+                    match kind {
+                        Kind::Zip => read_zip(file, &name, &mut out),
+                        Kind::Tar => read_tar(file, &name, &mut out),
+                    }
                 }
             }
         });
@@ -87,7 +89,8 @@ pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64) -> Recei
 /// Hands entries to the walk: numbers repeated names (`name#2`), and bounds
 /// the bytes waiting in the channel.
 struct Sender {
-    tx: SyncSender<Item>,
+    /// Hands an item on; false when nobody takes it any more.
+    tx: Box<dyn FnMut(Item) -> bool>,
     max_entry: u64,
     /// How often each entry name was sent.
     seen: HashMap<String, u32>,
@@ -95,9 +98,9 @@ struct Sender {
 }
 
 impl Sender {
-    fn new(tx: SyncSender<Item>, max_entry: u64) -> Sender {
+    fn new(tx: impl FnMut(Item) -> bool + 'static, max_entry: u64) -> Sender {
         Sender {
-            tx,
+            tx: Box::new(tx),
             max_entry,
             seen: HashMap::new(),
             sent: 0,
@@ -111,7 +114,7 @@ impl Sender {
         *n += 1;
         let name = if *n > 1 { format!("{name}#{n}") } else { name };
         self.sent += 1;
-        self.tx.send(Item { name, source }).is_ok()
+        (self.tx)(Item { name, source })
     }
 
     /// Reads an entry of at most `max_entry` bytes. An entry whose header
@@ -139,6 +142,26 @@ fn unreadable(out: &mut Sender, name: &str, why: InputError) {
     out.send(name.into(), Source::Broken(why));
 }
 
+/// The items of an archive held in memory, read on this thread: the same
+/// reading as [`entries`], for tests and fuzzing.
+pub fn entries_of_bytes(bytes: Vec<u8>, name: &str, kind: Kind, max_entry: u64) -> Vec<Item> {
+    let items = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = std::rc::Rc::clone(&items);
+    let mut out = Sender::new(
+        move |item| {
+            sink.borrow_mut().push(item);
+            true
+        },
+        max_entry,
+    );
+    match kind {
+        Kind::Zip => read_zip(io::Cursor::new(bytes), name, &mut out),
+        Kind::Tar => read_tar(io::Cursor::new(bytes), name, &mut out),
+    }
+    drop(out);
+    std::rc::Rc::try_unwrap(items).map_or_else(|rc| rc.borrow().clone(), |cell| cell.into_inner())
+}
+
 /// Opens the archive file, or reports why it cannot be.
 fn open(path: &Path, name: &str, out: &mut Sender) -> Option<BufReader<File>> {
     match File::open(path) {
@@ -160,10 +183,8 @@ fn is_archive_name(entry: &str) -> bool {
     .any(|ext| lower.ends_with(ext))
 }
 
-fn read_zip(path: &Path, name: &str, out: &mut Sender) {
-    let Some(file) = open(path, name, out) else {
-        return;
-    };
+fn read_zip<R: Read + io::Seek>(mut file: R, name: &str, out: &mut Sender) {
+    let declared = declared_entries(&mut file);
     let mut zip = match zip::ZipArchive::new(file) {
         Ok(z) => z,
         Err(e) => {
@@ -175,7 +196,6 @@ fn read_zip(path: &Path, name: &str, out: &mut Sender) {
         unreadable(out, name, InputError::Bomb(why));
         return;
     }
-    let declared = declared_entries(path);
     for i in 0..zip.len() {
         let (inner, source) = match zip.by_index(i) {
             Ok(entry) => {
@@ -226,14 +246,14 @@ fn read_zip(path: &Path, name: &str, out: &mut Sender) {
 
 /// The number of entries the zip's end-of-central-directory record declares
 /// (not for ZIP64 archives, whose count is elsewhere).
-fn declared_entries(path: &Path) -> Option<usize> {
-    use std::io::{Seek, SeekFrom};
-    let mut f = File::open(path).ok()?;
+fn declared_entries<R: Read + io::Seek>(f: &mut R) -> Option<usize> {
+    use std::io::SeekFrom;
     let len = f.seek(SeekFrom::End(0)).ok()?;
     let tail = len.min(22 + 65_535);
     f.seek(SeekFrom::Start(len - tail)).ok()?;
     let mut buf = Vec::with_capacity(tail as usize);
     f.take(tail).read_to_end(&mut buf).ok()?;
+    f.seek(SeekFrom::Start(0)).ok()?;
     let at = buf
         .windows(4)
         .rposition(|w| w == [0x50, 0x4b, 0x05, 0x06])?;
@@ -263,10 +283,8 @@ fn overlapping_entries<R: Read + io::Seek>(zip: &mut zip::ZipArchive<R>) -> Opti
     })
 }
 
-fn read_tar(path: &Path, name: &str, out: &mut Sender) {
-    let Some(mut file) = open(path, name, out) else {
-        return;
-    };
+fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
+    let mut file = BufReader::new(file);
     // gzip announces itself with 1f 8b, bzip2 with "BZh".
     let head = match io::BufRead::fill_buf(&mut file) {
         Ok(head) => head,
