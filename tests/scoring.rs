@@ -132,7 +132,11 @@ fn a_capturable_stone_the_markup_leaves_standing_is_named_not_counted() {
     // RE contradicts the record's own count (C608), and C607 gives the count
     // with them dead, which is RE.
     let file = root().join("corpus/real/gnugo-regression/cgf2002/kat-gnu.sgf");
-    let r = common::audit_file(&file, &AuditOptions::default());
+    // With the markup checked against an estimate: rule 7's stones are C607's,
+    // no dispute (C606).
+    let mut opts = AuditOptions::default();
+    opts.scoring.check_markup = true;
+    let r = common::audit_file(&file, &opts);
     let g = &r.games[0];
     let s = scored(g).expect("scored");
     let c = s.result_check.as_ref().expect("a result check");
@@ -186,8 +190,10 @@ fn the_markup_is_disputed_only_where_it_leaves_dead_stones_out() {
     // Over every marked-up game of the project corpus, C606 fires on the
     // markup that leaves a dead stone out with two liberties (GnuGo-GoeMate;
     // kat-gnu's stones in atari are rule 7's, C607), on no more than a few
-    // others, and never when the markup is asked for explicitly.
+    // others, and only when --check-markup asks for the check.
     let (mut marked, mut disputed) = (0, Vec::new());
+    let mut checked = AuditOptions::default();
+    checked.scoring.check_markup = true;
     let markup_only = AuditOptions {
         scoring: sgfaudit::scoring::ScoringOptions {
             dead_stones: sgfaudit::scoring::DeadStonesMode::Markup,
@@ -196,7 +202,7 @@ fn the_markup_is_disputed_only_where_it_leaves_dead_stones_out() {
         ..Default::default()
     };
     for f in sgf_files(&root().join("corpus/real/gnugo-regression")) {
-        let r = common::audit_file(&f, &AuditOptions::default());
+        let r = common::audit_file(&f, &checked);
         for g in &r.games {
             marked += usize::from(scored(g).is_some_and(|s| s.dead.source == DeadSource::Markup));
             if g.findings.iter().any(|x| x.code.id() == "C606") {

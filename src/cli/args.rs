@@ -156,10 +156,14 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value = "auto")]
     pub same_colour: SameColourArg,
     /// Dead stones for scoring finished games: TB/TW markup when present, else
-    /// estimated, and markup that a sure estimate disputes reported as C606
-    /// (auto); markup only; always estimated; or none.
+    /// estimated (auto); markup only; always estimated; or none.
     #[arg(long, value_enum, default_value = "auto")]
     pub dead_stones: DeadStonesArg,
+    /// Check every TB/TW markup's dead stones against an estimate, and report
+    /// the markups it disputes (C606, with the count it would give). Costs an
+    /// estimate per marked-up game.
+    #[arg(long)]
+    pub check_markup: bool,
     /// Which games to score: finished ones, or every game's last position.
     #[arg(long, value_enum, default_value = "finished")]
     pub score: ScoreArg,
@@ -203,6 +207,7 @@ impl CheckArgs {
                     ScoreArg::Finished => ScoreMode::Finished,
                     ScoreArg::All => ScoreMode::All,
                 },
+                check_markup: self.check_markup,
             },
             max_file_size: self.max_file_size,
         }

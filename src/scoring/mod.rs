@@ -65,6 +65,9 @@ pub struct ScoringOptions {
     pub dead_stones: DeadStonesMode,
     pub komi: KomiMode,
     pub score: ScoreMode,
+    /// Check each TB/TW markup's dead stones against an estimate (C606;
+    /// `--check-markup`): one estimate per marked-up game.
+    pub check_markup: bool,
 }
 
 /// Where the dead stones of a count come from.
@@ -339,9 +342,9 @@ pub fn score_game(
     if let (Some(m), Some(c), Some(own)) = (record.markup.as_ref(), declared, &markup_scores) {
         notes::rules_differ_from_markup(c, &scores, own, &pos, board, m, findings);
     }
-    // In `auto` mode a markup is checked against an estimate that has no stone in
+    // Asked for, a markup is checked against an estimate that has no stone in
     // doubt: a markup that leaves a dead stone out changes the count.
-    if opts.dead_stones == DeadStonesMode::Auto && dead.source == DeadSource::Markup {
+    if opts.check_markup && dead.source == DeadSource::Markup {
         let estimate = dead_stones::estimate(board, end.to_move());
         notes::markup_disputed(board, &dead, &estimate, info, findings, |alt| {
             counter.with_dead(notes_counting, alt)
