@@ -66,6 +66,26 @@ pub enum GameError {
     Internal(String),
 }
 
+impl GameError {
+    /// A short stable name for the kind of error, for counts.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            GameError::Unreadable(e) => e.kind(),
+            GameError::NoGame(NoGame::Empty) => "empty-file",
+            GameError::NoGame(NoGame::NotSgf) => "not-sgf",
+            GameError::NoRecord(
+                NoRecord::Rectangular(..)
+                | NoRecord::SizeOutOfRange(_)
+                | NoRecord::SizeNotANumber(_),
+            ) => "bad-size",
+            GameError::NoRecord(NoRecord::NotGo(_) | NoRecord::NotGoOrUnparsable) => "not-go",
+            GameError::NoRecord(NoRecord::Unparsable) => "unparsable",
+            GameError::NoRecord(NoRecord::NoNode) => "no-node",
+            GameError::Internal(_) => "internal-error",
+        }
+    }
+}
+
 /// Whether a game could be audited.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Status {

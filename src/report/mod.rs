@@ -67,6 +67,8 @@ pub struct Summary {
     pub games: u64,
     pub games_ok: u64,
     pub games_error: u64,
+    /// Games that could not be audited, per kind of error.
+    pub errors_by_kind: BTreeMap<&'static str, u64>,
     pub moves: u64,
     pub by_severity: BTreeMap<Severity, u64>,
     /// Findings per code and the severity they were given.
@@ -106,9 +108,12 @@ impl Summary {
     /// Adds one game's results; [`Summary::file_done`] closes its file.
     pub fn add_game(&mut self, g: &GameReport) {
         self.games += 1;
-        match g.status {
+        match &g.status {
             Status::Ok => self.games_ok += 1,
-            Status::Error(_) => self.games_error += 1,
+            Status::Error(e) => {
+                self.games_error += 1;
+                *self.errors_by_kind.entry(e.kind()).or_default() += 1;
+            }
         }
         self.moves += u64::from(g.moves);
         for f in &g.findings {

@@ -37,6 +37,9 @@ impl<W: Write> Reporter for TextReporter<W> {
             "games: {} ({} audited, {} could not be audited), {} moves",
             s.games, s.games_ok, s.games_error, s.moves
         )?;
+        for (kind, n) in &s.errors_by_kind {
+            writeln!(o, "  could not be audited, {kind}: {n}")?;
+        }
         let sev = |x: Severity| s.by_severity.get(&x).copied().unwrap_or(0);
         writeln!(
             o,
