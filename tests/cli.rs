@@ -242,3 +242,34 @@ fn output_doc_lists_every_finding_code() {
         );
     }
 }
+
+#[test]
+fn selection_and_exit_zero_choose_what_counts() {
+    // corpus/rules holds error-level findings: exit 1 by default.
+    let (code, out, _) = run(&["check", "corpus/rules", "-q", "--select", "A5,P"]);
+    assert_eq!(code, 0, "only anomalies selected: no error left");
+    assert!(!out.contains("R405"), "{out}");
+    assert!(out.contains("A503"), "{out}");
+    let (code, out, _) = run(&["check", "corpus/rules", "-q", "--ignore", "R"]);
+    assert_eq!(code, 0);
+    assert!(!out.contains(" R40"), "{out}");
+    let (code, _, _) = run(&["check", "corpus/rules", "-q", "--exit-zero"]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn the_games_table_goes_to_standard_output_in_the_csv_columns() {
+    let tmp = common::scratch("csvout");
+    let (_, stdout, _) = run(&[
+        "check",
+        "corpus/rules",
+        "-q",
+        "--format",
+        "csv",
+        "--out",
+        tmp.to_str().unwrap(),
+    ]);
+    let file = std::fs::read_to_string(tmp.join("games.csv")).unwrap();
+    assert_eq!(stdout, file);
+    assert_eq!(stdout.lines().count(), 21, "header and 20 games");
+}

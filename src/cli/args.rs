@@ -35,6 +35,8 @@ pub enum Format {
     Summary,
     /// One JSON object per game (docs/OUTPUT.md).
     Jsonl,
+    /// The games table, in the columns of games.csv.
+    Csv,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -143,6 +145,16 @@ pub struct CheckArgs {
     /// Exit with status 1 when a finding at or above this severity exists.
     #[arg(long, value_enum, default_value = "error")]
     pub fail_on: FailOn,
+    /// Exit with status 0 whatever was found (usage errors still give 2).
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Report only the findings whose code starts with one of these
+    /// (comma-separated: `R4,C601`).
+    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    pub select: Vec<String>,
+    /// Leave out the findings whose code starts with one of these.
+    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    pub ignore: Vec<String>,
     /// AGA repetition rule: the commentary's natural situational superko, or the
     /// plain situational superko other engines use.
     #[arg(long, value_enum, default_value = "natural")]
@@ -213,8 +225,17 @@ impl CheckArgs {
         }
     }
 
+    /// Whether the selection (`--select`, `--ignore`) keeps findings of `code`.
+    pub fn keeps(&self, code: &str) -> bool {
+        let starts = |list: &[String]| list.iter().any(|p| code.starts_with(p.trim()));
+        (self.select.is_empty() || starts(&self.select)) && !starts(&self.ignore)
+    }
+
     /// The severity at which findings make the exit status 1 (`None`: never).
     pub fn failing_severity(&self) -> Option<Severity> {
+        if self.exit_zero {
+            return None;
+        }
         match self.fail_on {
             FailOn::Error => Some(Severity::Error),
             FailOn::Warning => Some(Severity::Warning),

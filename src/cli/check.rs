@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use sgfaudit::input::{self, Walk};
 use sgfaudit::pipeline::{self, Output};
-use sgfaudit::report::csv::CsvReporter;
+use sgfaudit::report::csv::{CsvGamesReporter, CsvReporter};
 use sgfaudit::report::jsonl::JsonlReporter;
 use sgfaudit::report::text::TextReporter;
 use sgfaudit::report::{Reporter, Summary};
@@ -51,6 +51,17 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let result = pipeline::run(walk, &opts, jobs, |out| -> io::Result<()> {
         match out {
             Output::Game(file, game) => {
+                // --select and --ignore leave findings out of every output and
+                // of the exit status; the verdicts per ruleset stay complete.
+                let selected;
+                let game = if args.select.is_empty() && args.ignore.is_empty() {
+                    game
+                } else {
+                    let mut g = game.clone();
+                    g.findings.retain(|f| args.keeps(f.code.id()));
+                    selected = g;
+                    &selected
+                };
                 summary.add_game(game);
                 for (i, r) in reporters.iter_mut().enumerate() {
                     if i == 0 && !stdout_open {
@@ -145,6 +156,7 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter>>, ExitCode> {
     let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
         Format::Summary => Box::new(TextReporter::new(stdout)),
         Format::Jsonl => Box::new(JsonlReporter::new(stdout)),
+        Format::Csv => Box::new(CsvGamesReporter::new(stdout)),
     }];
     if let Some(dir) = &args.out {
         match CsvReporter::create(dir) {

@@ -383,3 +383,42 @@ impl Reporter for CsvReporter {
         Ok(())
     }
 }
+
+/// `--format csv`: the games table of `games.csv` on any writer (standard
+/// output), header first.
+pub struct CsvGamesReporter<W: std::io::Write> {
+    games: csv::Writer<W>,
+    header_written: bool,
+}
+
+impl<W: std::io::Write> CsvGamesReporter<W> {
+    pub fn new(out: W) -> Self {
+        CsvGamesReporter {
+            games: csv::Writer::from_writer(out),
+            header_written: false,
+        }
+    }
+
+    fn header(&mut self) -> io::Result<()> {
+        if !self.header_written {
+            self.header_written = true;
+            self.games
+                .write_record(header(GAME_COLUMNS))
+                .map_err(csv_err)?;
+        }
+        Ok(())
+    }
+}
+
+impl<W: std::io::Write> Reporter for CsvGamesReporter<W> {
+    fn game(&mut self, file: &FileInfo, g: &GameReport) -> io::Result<()> {
+        self.header()?;
+        let row = GAME_COLUMNS.iter().map(|c| (c.value)(file, g));
+        self.games.write_record(row).map_err(csv_err)
+    }
+
+    fn finish(&mut self, _summary: &Summary) -> io::Result<()> {
+        self.header()?;
+        self.games.flush()
+    }
+}
