@@ -18,6 +18,8 @@ const CASES: &[(&str, &[&str])] = &[
     ("help", &["--help"]),
     ("check-help", &["check", "--help"]),
     ("codes", &["codes"]),
+    ("rules", &["rules"]),
+    ("rules-json", &["rules", "--format", "json"]),
     ("summary-rules", &["check", "corpus/rules", "-q"]),
     (
         "jsonl-ko-immediate",

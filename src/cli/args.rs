@@ -27,6 +27,22 @@ pub enum Command {
     Check(CheckArgs),
     /// List every finding code with its severity and meaning.
     Codes,
+    /// The three rulesets as implemented, side by side, each line with its
+    /// source rule and the option that changes it.
+    Rules(RulesArgs),
+}
+
+#[derive(clap::Args)]
+pub struct RulesArgs {
+    /// Text for people, or JSON for tools.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: RulesFormat,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RulesFormat {
+    Text,
+    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -20,6 +20,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Codes => codes(),
+        Command::Rules(args) => rules(args.format == args::RulesFormat::Json),
         // Games are isolated one by one (audit.rs); this catches a bug anywhere
         // else, so the process never dies with Rust's panic status 101.
         Command::Check(args) => {
@@ -47,6 +48,37 @@ fn codes() -> ExitCode {
             break;
         }
     }
+    ExitCode::SUCCESS
+}
+
+/// `sgfaudit rules`: the three rulesets as implemented, side by side.
+fn rules(json: bool) -> ExitCode {
+    use sgfaudit::core::rules::RULE_LINES;
+    let mut out = io::stdout().lock();
+    let written = if json {
+        let lines: Vec<serde_json::Value> = RULE_LINES
+            .iter()
+            .map(|l| {
+                serde_json::json!({
+                    "topic": l.topic, "aga": l.aga, "japanese": l.japanese,
+                    "swedish": l.swedish, "option": l.option,
+                })
+            })
+            .collect();
+        writeln!(out, "{}", serde_json::Value::Array(lines))
+    } else {
+        RULE_LINES.iter().try_for_each(|l| {
+            writeln!(out, "{}", l.topic)?;
+            writeln!(out, "  AGA 1991/2004:  {}", l.aga)?;
+            writeln!(out, "  Japanese 1989:  {}", l.japanese)?;
+            writeln!(out, "  Swedish:        {}", l.swedish)?;
+            if let Some(o) = l.option {
+                writeln!(out, "  option:         {o}")?;
+            }
+            writeln!(out)
+        })
+    };
+    let _ = written; // a closed pipe is not an error
     ExitCode::SUCCESS
 }
 

@@ -260,6 +260,94 @@ pub fn judge_wrong_turn() -> RulesetSet {
     RulesetSet::ALL
 }
 
+/// One line of the rulesets side by side (`sgfaudit rules`): what each
+/// ruleset says on a topic, as implemented, with its source rule, and the
+/// option that changes the reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleLine {
+    pub topic: &'static str,
+    pub aga: &'static str,
+    pub japanese: &'static str,
+    pub swedish: &'static str,
+    /// The option that changes it, if any.
+    pub option: Option<&'static str>,
+}
+
+/// The three rulesets as implemented, side by side (docs/RULES.md gives the
+/// reasoning for each line).
+pub const RULE_LINES: &[RuleLine] = &[
+    RuleLine {
+        topic: "repetition",
+        aga: "natural situational superko: a placement may not recreate a position the mover made by a placement (rule 6 and commentary)",
+        japanese: "basic ko only: no immediate retake of a single-stone ko (rule 6); a recurring position may end the game with no result (rule 12)",
+        swedish: "positional superko: no position may recur, whoever moves (ko rule)",
+        option: Some("--aga-superko natural|situational"),
+    },
+    RuleLine {
+        topic: "suicide",
+        aga: "illegal (rule 5)",
+        japanese: "illegal: a stone must be able to remain (rules 3-4)",
+        swedish: "not mentioned: allowed, the string is lifted as the opponent's prisoners; a single-stone suicide repeats a position (ko rule)",
+        option: Some("--swedish-suicide allow|forbid"),
+    },
+    RuleLine {
+        topic: "occupied point, off the board, same colour twice",
+        aga: "illegal (rules 1, 2, 8)",
+        japanese: "illegal (rules 2, 3)",
+        swedish: "illegal (free points, alternate moves)",
+        option: Some("--same-colour auto|omitted-pass|wrong-turn"),
+    },
+    RuleLine {
+        topic: "passes",
+        aga: "a pass hands the opponent a stone (rule 7); two passes end play (rule 9)",
+        japanese: "free; two passes stop play (rule 9)",
+        swedish: "a pass hands the opponent a stone; two passes end play",
+        option: None,
+    },
+    RuleLine {
+        topic: "the last move",
+        aga: "White moves last: a final pass with a stone when Black passed last (rule 11)",
+        japanese: "no rule",
+        swedish: "no rule",
+        option: None,
+    },
+    RuleLine {
+        topic: "counting",
+        aga: "territory + prisoners (with pass stones), or area; equal by design (rule 12)",
+        japanese: "territory + prisoners (captures and dead stones; rule 10)",
+        swedish: "territory + prisoners (with pass stones)",
+        option: Some("--dead-stones auto|markup|estimate|none"),
+    },
+    RuleLine {
+        topic: "seki and points to fill",
+        aga: "topological: every point surrounded by one colour counts (commentary fig. 3)",
+        japanese: "dame filled first; points their owner must fill and eye points of stones in seki are no territory (rule 8, commentary O, P, Q)",
+        swedish: "topological",
+        option: None,
+    },
+    RuleLine {
+        topic: "komi",
+        aga: "7.5, 0.5 with handicap (rule 3)",
+        japanese: "a tournament condition: KM, else 6.5",
+        swedish: "6.5",
+        option: Some("--komi record|rules|VALUE"),
+    },
+    RuleLine {
+        topic: "handicap compensation",
+        aga: "area counting: White gets N-1 for N stones (rule 4)",
+        japanese: "none",
+        swedish: "none",
+        option: None,
+    },
+    RuleLine {
+        topic: "an illegal move",
+        aga: "taken back and counted as a pass if the opponent objects at once; else the game goes on as it stands (rule 8)",
+        japanese: "loses the game (rule 14)",
+        swedish: "not specified",
+        option: None,
+    },
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
