@@ -273,3 +273,28 @@ fn the_games_table_goes_to_standard_output_in_the_csv_columns() {
     assert_eq!(stdout, file);
     assert_eq!(stdout.lines().count(), 21, "header and 20 games");
 }
+
+/// `ko-immediate.sgf`: Black captures at E5 (move 9) and White retakes at
+/// D5 at once (move 10), capturing E5 again. Worked out by hand from the
+/// record: after move 10 row 5 holds B C5, W D5 (the move), nothing at E5,
+/// W F5; every ruleset forbids the retake.
+#[test]
+fn explain_shows_the_ko_retake() {
+    let (code, out, _) = run(&["explain", "corpus/rules/ko-immediate.sgf", "--move", "10"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("move 10: W D5"), "{out}");
+    let after = out.split("after").nth(1).expect("an after board");
+    assert!(after.contains("\n  5 · · ● ◇ · ○ · · · 5\n"), "{after}");
+    for ruleset in ["aga", "japanese", "swedish"] {
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(ruleset))
+            .unwrap_or_else(|| panic!("no {ruleset} verdict in {out}"));
+        assert!(line.contains(" ko "), "{line}");
+    }
+    assert!(out.contains("R404"), "{out}");
+
+    let (code, _, err) = run(&["explain", "corpus/rules/ko-immediate.sgf", "--move", "11"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no move 11"), "{err}");
+}

@@ -22,6 +22,14 @@ const CASES: &[(&str, &[&str])] = &[
     ("rules-json", &["rules", "--format", "json"]),
     ("summary-rules", &["check", "corpus/rules", "-q"]),
     (
+        "explain-ko-move",
+        &["explain", "corpus/rules/ko-immediate.sgf", "--move", "10"],
+    ),
+    (
+        "explain-seki-end",
+        &["explain", "corpus/rules/count-seki-two-shared.sgf"],
+    ),
+    (
         "jsonl-ko-immediate",
         &[
             "check",

@@ -30,6 +30,21 @@ pub enum Command {
     /// The three rulesets as implemented, side by side, each line with its
     /// source rule and the option that changes it.
     Rules(RulesArgs),
+    /// One game in the terminal: a move with the position before and after it
+    /// and each ruleset's verdict, or the final position with its counts.
+    Explain(ExplainArgs),
+}
+
+#[derive(clap::Args)]
+pub struct ExplainArgs {
+    /// The SGF file.
+    pub file: String,
+    /// The game of a collection, from 0.
+    #[arg(long, default_value_t = 0)]
+    pub game: usize,
+    /// The move to explain (from 1); without it, the end of the game.
+    #[arg(long = "move", value_name = "M")]
+    pub r#move: Option<u32>,
 }
 
 #[derive(clap::Args)]

@@ -3,6 +3,7 @@
 
 pub mod args;
 mod check;
+mod explain;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -20,6 +21,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Codes => codes(),
+        Command::Explain(args) => explain::run(args),
         Command::Rules(args) => rules(args.format == args::RulesFormat::Json),
         // Games are isolated one by one (audit.rs); this catches a bug anywhere
         // else, so the process never dies with Rust's panic status 101.

@@ -127,6 +127,16 @@ pub enum IllegalKind {
 }
 
 impl IllegalKind {
+    /// Every kind.
+    pub const ALL: [IllegalKind; 6] = [
+        IllegalKind::Occupied,
+        IllegalKind::OffBoard,
+        IllegalKind::Suicide,
+        IllegalKind::Ko,
+        IllegalKind::Superko,
+        IllegalKind::WrongTurn,
+    ];
+
     /// The key used in outputs.
     pub fn key(self) -> &'static str {
         match self {
