@@ -68,6 +68,8 @@ pub enum Format {
     Jsonl,
     /// The games table, in the columns of games.csv.
     Csv,
+    /// GitHub Actions annotations (and a job summary when GITHUB_STEP_SUMMARY is set).
+    Github,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -1,7 +1,7 @@
 //! `sgfaudit check`: walk the inputs, audit them, write the reports, and say
 //! by the exit status whether findings at the chosen severity were found.
 
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sgfaudit::input::{self, Walk};
 use sgfaudit::pipeline::{self, Output};
 use sgfaudit::report::csv::{CsvGamesReporter, CsvReporter};
+use sgfaudit::report::github::GithubReporter;
 use sgfaudit::report::jsonl::JsonlReporter;
 use sgfaudit::report::text::TextReporter;
 use sgfaudit::report::{Reporter, Summary};
@@ -157,6 +158,7 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter>>, ExitCode> {
         Format::Summary => Box::new(TextReporter::new(stdout)),
         Format::Jsonl => Box::new(JsonlReporter::new(stdout)),
         Format::Csv => Box::new(CsvGamesReporter::new(stdout)),
+        Format::Github => Box::new(GithubReporter::new(stdout, step_summary())),
     }];
     if let Some(dir) = &args.out {
         match CsvReporter::create(dir) {
@@ -168,6 +170,23 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter>>, ExitCode> {
         }
     }
     Ok(reporters)
+}
+
+/// GitHub's job summary file (`GITHUB_STEP_SUMMARY`), opened to append.
+fn step_summary() -> Option<Box<dyn Write>> {
+    let path = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty())?;
+    match std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+    {
+        Ok(f) => Some(Box::new(io::BufWriter::new(f))),
+        Err(e) => {
+            let shown = std::path::Path::new(&path).display().to_string();
+            eprintln!("sgfaudit: warning: cannot append the job summary to {shown}: {e}");
+            None
+        }
+    }
 }
 
 /// A progress bar on standard error, only when it is a terminal.

@@ -1,7 +1,9 @@
 //! Output: every format behind one [`Reporter`] trait, plus the archive-wide
-//! [`Summary`] they all can use. Only this layer knows JSON and CSV.
+//! [`Summary`] they all can use. Only this layer knows JSON, CSV and
+//! GitHub's workflow commands.
 
 pub mod csv;
+pub mod github;
 pub mod jsonl;
 pub mod text;
 
