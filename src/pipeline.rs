@@ -1,4 +1,5 @@
-//! The parallel pipeline. Inputs are taken in batches; the files of a batch are
+//! The parallel pipeline. Inputs are taken in batches, gathered on a thread of
+//! their own while the previous batch is audited; the files of a batch are
 //! read, decoded and split into games in parallel, then their games are audited
 //! in parallel, a round of games at a time, and handed to the sink in input
 //! order. A collection file of many games is thus audited on every thread, and
@@ -87,7 +88,7 @@ impl Prepared {
 /// early, returning the sink's error, if the sink fails (e.g. a closed pipe).
 pub fn run<I, S, E>(inputs: I, opts: &AuditOptions, jobs: usize, mut sink: S) -> Result<(), E>
 where
-    I: Iterator<Item = Item>,
+    I: Iterator<Item = Item> + Send,
     S: FnMut(Output<'_>) -> Result<(), E>,
 {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -97,49 +98,100 @@ where
         .build()
         .ok();
     let threads = pool.as_ref().map_or(1, |p| p.current_num_threads().max(1));
-    let mut inputs = inputs.peekable();
-    while inputs.peek().is_some() {
+    std::thread::scope(|scope| {
+        // The next batch is gathered while this one is audited, so walking a
+        // directory or unpacking an archive overlaps the work; at most one
+        // batch waits, which keeps memory to a few batches.
+        let (tx, batches) = std::sync::mpsc::sync_channel(1);
+        scope.spawn(move || {
+            for batch in Batches::new(inputs, threads) {
+                if tx.send(batch).is_err() {
+                    break; // the sink stopped the run
+                }
+            }
+        });
+        for batch in batches {
+            audit_batch(batch, opts, pool.as_ref(), threads, &mut sink)?;
+        }
+        Ok(())
+    })
+}
+
+/// The inputs cut into batches of at most [`FILES_PER_THREAD`] files and
+/// about [`BATCH_BYTES_PER_THREAD`] bytes per thread.
+struct Batches<I> {
+    inputs: I,
+    threads: usize,
+}
+
+impl<I> Batches<I> {
+    fn new(inputs: I, threads: usize) -> Self {
+        Batches { inputs, threads }
+    }
+}
+
+impl<I: Iterator<Item = Item>> Iterator for Batches<I> {
+    type Item = Vec<Item>;
+
+    fn next(&mut self) -> Option<Vec<Item>> {
         let mut batch = Vec::new();
         let mut bytes = 0;
-        while batch.len() < FILES_PER_THREAD * threads
-            && bytes < BATCH_BYTES_PER_THREAD * threads as u64
+        while batch.len() < FILES_PER_THREAD * self.threads
+            && bytes < BATCH_BYTES_PER_THREAD * self.threads as u64
         {
-            let Some(item) = inputs.next() else { break };
+            let Some(item) = self.inputs.next() else {
+                break;
+            };
             bytes += item.size_hint();
             batch.push(item);
         }
-        let prepare = move || {
-            batch
-                .into_par_iter()
-                .map(|item| Prepared::new(item, opts.max_file_size))
+        (!batch.is_empty()).then_some(batch)
+    }
+}
+
+/// Reads and audits one batch on the pool, handing its reports to `sink`
+/// in input order.
+fn audit_batch<S, E>(
+    batch: Vec<Item>,
+    opts: &AuditOptions,
+    pool: Option<&rayon::ThreadPool>,
+    threads: usize,
+    sink: &mut S,
+) -> Result<(), E>
+where
+    S: FnMut(Output<'_>) -> Result<(), E>,
+{
+    let prepare = move || {
+        batch
+            .into_par_iter()
+            .map(|item| Prepared::new(item, opts.max_file_size))
+            .collect::<Vec<_>>()
+    };
+    let prepared: Vec<Prepared> = match pool {
+        Some(p) => p.install(prepare),
+        None => prepare(),
+    };
+    let tasks: Vec<(usize, usize)> = prepared
+        .iter()
+        .enumerate()
+        .flat_map(|(f, p)| (0..p.reports()).map(move |g| (f, g)))
+        .collect();
+    for round in tasks.chunks(GAMES_PER_THREAD * threads) {
+        let audit_round = || {
+            round
+                .par_iter()
+                .map(|&(f, g)| prepared[f].audit(g, opts))
                 .collect::<Vec<_>>()
         };
-        let prepared: Vec<Prepared> = match &pool {
-            Some(p) => p.install(prepare),
-            None => prepare(),
+        let reports = match pool {
+            Some(p) => p.install(audit_round),
+            None => audit_round(),
         };
-        let tasks: Vec<(usize, usize)> = prepared
-            .iter()
-            .enumerate()
-            .flat_map(|(f, p)| (0..p.reports()).map(move |g| (f, g)))
-            .collect();
-        for round in tasks.chunks(GAMES_PER_THREAD * threads) {
-            let audit_round = || {
-                round
-                    .par_iter()
-                    .map(|&(f, g)| prepared[f].audit(g, opts))
-                    .collect::<Vec<_>>()
-            };
-            let reports = match &pool {
-                Some(p) => p.install(audit_round),
-                None => audit_round(),
-            };
-            for (&(f, g), report) in round.iter().zip(&reports) {
-                let info = prepared[f].info();
-                sink(Output::Game(info, report))?;
-                if g + 1 == prepared[f].reports() {
-                    sink(Output::FileDone(info))?;
-                }
+        for (&(f, g), report) in round.iter().zip(&reports) {
+            let info = prepared[f].info();
+            sink(Output::Game(info, report))?;
+            if g + 1 == prepared[f].reports() {
+                sink(Output::FileDone(info))?;
             }
         }
     }
@@ -151,7 +203,7 @@ where
 /// file's reports at a time.
 pub fn run_files<I, S, E>(inputs: I, opts: &AuditOptions, jobs: usize, mut sink: S) -> Result<(), E>
 where
-    I: Iterator<Item = Item>,
+    I: Iterator<Item = Item> + Send,
     S: FnMut(audit::FileReport) -> Result<(), E>,
 {
     let mut games = Vec::new();
