@@ -110,3 +110,91 @@ fn record_text_and_file_names_cannot_forge_annotations() {
         "{out}"
     );
 }
+
+fn sarif(paths: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", "--format", "sarif", "-q"])
+        .args(paths)
+        .current_dir(root())
+        .output()
+        .expect("run sgfaudit");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("UTF-8 output"),
+    )
+}
+
+/// One SARIF result per finding of the JSONL output, in the same order, with
+/// the same code, level and (for syntax findings) line and column; each
+/// result's rule index names its rule.
+#[test]
+fn sarif_holds_every_finding_once() {
+    let (code, out) = sarif(&["corpus/"]);
+    let (jsonl_code, rows) = jsonl(&[root().join("corpus").to_str().unwrap()]);
+    assert_eq!(code, jsonl_code);
+    let log: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    let results = run["results"].as_array().unwrap();
+    let findings: Vec<&serde_json::Value> = rows
+        .iter()
+        .flat_map(|r| r["findings"].as_array().unwrap())
+        .collect();
+    assert_eq!(results.len(), findings.len());
+    for (r, f) in results.iter().zip(&findings) {
+        assert_eq!(r["ruleId"], f["code"]);
+        let rule = &rules[r["ruleIndex"].as_u64().unwrap() as usize];
+        assert_eq!(rule["id"], f["code"]);
+        let level = match f["severity"].as_str().unwrap() {
+            "info" => "note",
+            other => other,
+        };
+        assert_eq!(r["level"], level);
+        let region = &r["locations"][0]["physicalLocation"]["region"];
+        assert_eq!(region["startLine"], f["line"]);
+        assert_eq!(region["startColumn"], f["column"]);
+    }
+}
+
+/// The log validates against the SARIF 2.1.0 JSON schema (OASIS; the copy in
+/// `tests/data` is the one the serde-sarif 0.8.0 crate ships), checked with
+/// Python's `jsonschema` (`pip install jsonschema`).
+#[test]
+fn sarif_validates_against_the_schema() {
+    let has_validator = Command::new("python3")
+        .args(["-c", "import jsonschema"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_validator {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipping: python3 with jsonschema is absent (pip install jsonschema)"
+        );
+        return;
+    }
+    let dir = scratch("sarif");
+    let (_, out) = sarif(&["corpus/"]);
+    let log = dir.join("corpus.sarif");
+    std::fs::write(&log, out).unwrap();
+    let check = Command::new("python3")
+        .args([
+            "-c",
+            "import json, sys, jsonschema\n\
+             schema = json.load(open(sys.argv[1]))\n\
+             errors = list(jsonschema.Draft7Validator(schema).iter_errors(json.load(open(sys.argv[2]))))\n\
+             for e in errors[:5]: print(list(e.absolute_path), e.message[:300])\n\
+             sys.exit(1 if errors else 0)",
+        ])
+        .arg(root().join("tests/data/sarif-schema-2.1.0.json"))
+        .arg(&log)
+        .output()
+        .expect("run python3");
+    assert!(
+        check.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&check.stdout),
+        String::from_utf8_lossy(&check.stderr)
+    );
+}

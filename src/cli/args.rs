@@ -70,6 +70,8 @@ pub enum Format {
     Csv,
     /// GitHub Actions annotations (and a job summary when GITHUB_STEP_SUMMARY is set).
     Github,
+    /// SARIF 2.1.0, one result per finding, for code-scanning dashboards.
+    Sarif,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -12,6 +12,7 @@ use sgfaudit::pipeline::{self, Output};
 use sgfaudit::report::csv::{CsvGamesReporter, CsvReporter};
 use sgfaudit::report::github::GithubReporter;
 use sgfaudit::report::jsonl::JsonlReporter;
+use sgfaudit::report::sarif::SarifReporter;
 use sgfaudit::report::text::TextReporter;
 use sgfaudit::report::{Reporter, Summary};
 
@@ -159,6 +160,7 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter>>, ExitCode> {
         Format::Jsonl => Box::new(JsonlReporter::new(stdout)),
         Format::Csv => Box::new(CsvGamesReporter::new(stdout)),
         Format::Github => Box::new(GithubReporter::new(stdout, step_summary())),
+        Format::Sarif => Box::new(SarifReporter::new(stdout)),
     }];
     if let Some(dir) = &args.out {
         match CsvReporter::create(dir) {

@@ -1,10 +1,11 @@
 //! Output: every format behind one [`Reporter`] trait, plus the archive-wide
-//! [`Summary`] they all can use. Only this layer knows JSON, CSV and
-//! GitHub's workflow commands.
+//! [`Summary`] they all can use. Only this layer knows JSON, CSV, SARIF
+//! and GitHub's workflow commands.
 
 pub mod csv;
 pub mod github;
 pub mod jsonl;
+pub mod sarif;
 pub mod text;
 
 use std::collections::BTreeMap;
