@@ -9,6 +9,7 @@ use crate::core::findings::{Code, Finding, Severity};
 use crate::core::game::GameInfo;
 use crate::core::replay::{EndState, Replayer, Verdicts};
 use crate::core::rules::RuleOptions;
+use crate::duplicates::{line_hashes, DuplicateOf};
 use crate::input::InputError;
 use crate::scoring::{recorded, score_game, NotScored, Scoring, ScoringOptions};
 use crate::sgf::{self, NoGame, NoRecord};
@@ -107,6 +108,11 @@ pub struct GameReport {
     pub verdicts: Verdicts,
     pub end: EndState,
     pub scoring: Scoring,
+    /// The main line's hash after each move, for the duplicate check (which
+    /// empties it).
+    pub line: Vec<u64>,
+    /// The earlier game of the run this one repeats, if any.
+    pub duplicate_of: Option<DuplicateOf>,
 }
 
 impl GameReport {
@@ -123,6 +129,8 @@ impl GameReport {
             verdicts: Default::default(),
             end: EndState::default(),
             scoring: Scoring::NotScored(NotScored::NotAudited),
+            line: Vec::new(),
+            duplicate_of: None,
         }
     }
 
@@ -331,5 +339,7 @@ fn audit_game(
         verdicts: outcome.verdicts,
         end: outcome.end,
         scoring,
+        line: line_hashes(&record),
+        duplicate_of: None,
     }
 }

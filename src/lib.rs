@@ -32,6 +32,7 @@
 pub mod audit;
 pub mod core;
 pub mod dead_stones;
+pub mod duplicates;
 pub mod input;
 pub mod pipeline;
 pub mod report;

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use crate::audit::{self, AuditOptions, FileInfo, GameReport, PreparedFile};
 use crate::core::replay::Replayer;
+use crate::duplicates::Duplicates;
 use crate::input::Item;
 
 /// Input bytes in flight per thread, with [`FILES_PER_THREAD`] files: bounds
@@ -43,7 +44,7 @@ pub enum Output<'a> {
 /// A file of the batch: ready to audit, or already reported as unreadable.
 enum Prepared {
     File(PreparedFile),
-    Unreadable(FileInfo, GameReport),
+    Unreadable(FileInfo, Box<GameReport>),
 }
 
 impl Prepared {
@@ -55,7 +56,7 @@ impl Prepared {
                     path: item.name,
                     encoding: None,
                 },
-                audit::unreadable(why),
+                Box::new(audit::unreadable(why)),
             ),
         }
     }
@@ -78,7 +79,7 @@ impl Prepared {
     fn audit(&self, index: usize, opts: &AuditOptions) -> GameReport {
         match self {
             Prepared::File(f) => REPLAYER.with(|r| f.audit(index, opts, &mut r.borrow_mut())),
-            Prepared::Unreadable(_, report) => report.clone(),
+            Prepared::Unreadable(_, report) => (**report).clone(),
         }
     }
 }
@@ -110,8 +111,10 @@ where
                 }
             }
         });
+        let mut duplicates = Duplicates::default();
         for batch in batches {
-            audit_batch(batch, opts, pool.as_ref(), threads, &mut sink)?;
+            let pool = pool.as_ref();
+            audit_batch(batch, opts, pool, threads, &mut duplicates, &mut sink)?;
         }
         Ok(())
     })
@@ -156,6 +159,7 @@ fn audit_batch<S, E>(
     opts: &AuditOptions,
     pool: Option<&rayon::ThreadPool>,
     threads: usize,
+    duplicates: &mut Duplicates,
     sink: &mut S,
 ) -> Result<(), E>
 where
@@ -183,12 +187,13 @@ where
                 .map(|&(f, g)| prepared[f].audit(g, opts))
                 .collect::<Vec<_>>()
         };
-        let reports = match pool {
+        let mut reports = match pool {
             Some(p) => p.install(audit_round),
             None => audit_round(),
         };
-        for (&(f, g), report) in round.iter().zip(&reports) {
+        for (&(f, g), report) in round.iter().zip(&mut reports) {
             let info = prepared[f].info();
+            duplicates.check(&info.path, report);
             sink(Output::Game(info, report))?;
             if g + 1 == prepared[f].reports() {
                 sink(Output::FileDone(info))?;

@@ -90,6 +90,8 @@ codes! {
     FirstPlayer = "A505", "first-player", Warning, "The first move was not by the expected player (Black on an empty board, White after handicap stones, or PL).";
     KomiScaled = "A506", "komi-scaled", Info, "KM of 100 or more, read as komi written x100 (and in stones when a quarter point remains), as the Fox server writes it.";
     KomiUnwritten = "A507", "komi-unwritten", Info, "KM of 0 in an even game (no HA) written by Fox's client, which writes 0 for the server's standard komi: read as no KM, so each ruleset's own komi counts.";
+    DuplicateGame = "A508", "duplicate-game", Info, "The game's main line (board size, setup stones, every move) is the same as an earlier game's in the run, which is named; for games under 50 moves only when players, date and result are the same too.";
+    TruncatedCopy = "A509", "truncated-copy", Info, "An earlier game in the run is this game cut short: its main line is this game's first moves (at least 50) and its result is unrecorded or the same; it is named.";
     // C: counting and results
     ResultMismatch = "C601", "result-mismatch", Warning, "The recorded result (RE) differs from the count of the final position under the declared rules (RU), or without RU under every counting; for records without TB/TW markup (with markup see C608 and C609).";
     ResultImpossible = "C602", "result-impossible", Warning, "The recorded margin cannot arise with the komi (half-point parity).";

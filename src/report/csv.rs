@@ -251,6 +251,14 @@ pub const GAME_COLUMNS: &[Column<GameValue>] = &[
         name: "japanese_to_fill",
         value: |_, g| opt(scored(g).map(|s| s.position.fill_points.len())),
     },
+    Column {
+        name: "duplicate_of_file",
+        value: |_, g| opt(g.duplicate_of.as_ref().map(|d| d.file.clone())),
+    },
+    Column {
+        name: "duplicate_of_game",
+        value: |_, g| opt(g.duplicate_of.as_ref().map(|d| d.game)),
+    },
 ];
 
 /// The columns of `findings.csv`, in order.

@@ -32,6 +32,18 @@ struct GameJson<'a> {
     dead_stones: Option<DeadJson>,
     result_check: Option<CheckJson<'a>>,
     divergence: Vec<DivergenceJson>,
+    /// The earlier game of the run this one repeats (A508) or extends (A509).
+    duplicate_of: Option<DuplicateJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct DuplicateJson<'a> {
+    file: &'a str,
+    game: usize,
+    /// `same-line` (A508) or `truncated-copy` (A509: the earlier game is this
+    /// one cut short).
+    kind: &'static str,
+    moves: u32,
 }
 
 #[derive(Serialize)]
@@ -292,6 +304,16 @@ fn game_json<'a>(file: &'a FileInfo, g: &'a GameReport) -> GameJson<'a> {
         dead_stones,
         result_check,
         divergence,
+        duplicate_of: g.duplicate_of.as_ref().map(|d| DuplicateJson {
+            file: &d.file,
+            game: d.game,
+            kind: if d.same_line {
+                "same-line"
+            } else {
+                "truncated-copy"
+            },
+            moves: d.moves,
+        }),
     }
 }
 

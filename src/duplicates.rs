@@ -1,0 +1,202 @@
+//! Games recorded twice in one run: the same main line as an earlier game
+//! (A508), or an earlier game that is a truncated copy of this one (A509).
+//!
+//! Each game's main line is reduced to 64-bit hashes, one after each move,
+//! covering the board size, the setup stones and every move before it
+//! ([`line_hashes`], computed by the workers). The check itself runs in input
+//! order ([`Duplicates::check`]) and keeps one entry per distinct game: its
+//! hash, its name and a hash of its game information, so memory grows by
+//! about 100 bytes a game plus its file name, whatever the game's length.
+//!
+//! Identical opening sequences are common, so a line counts as copied only
+//! when it is long enough that a coincidence is implausible
+//! ([`MIN_MOVES`]), or, for shorter games, when the game information (players,
+//! date, result) is the same too. A shorter earlier game is a truncated copy
+//! only if its result is unrecorded or the same as this game's: a game that
+//! ended by resignation where the other went on is another game. A truncated
+//! copy that comes after the full game is not found: that would need every
+//! prefix of every earlier game in memory.
+
+use std::collections::HashMap;
+
+use crate::audit::{GameReport, Status};
+use crate::core::board::Color;
+use crate::core::findings::{Code, Finding};
+use crate::core::game::{Event, GameInfo, GameRecord, MoveKind};
+
+/// Moves from which an identical line is taken as a copy without looking at
+/// the game information: two distinct games rarely share their first 50
+/// moves, even in the most studied openings.
+pub const MIN_MOVES: u32 = 50;
+
+/// The earlier game a report's line repeats.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DuplicateOf {
+    pub file: String,
+    pub game: usize,
+    /// The earlier game holds the same line (`false`: it is a truncated copy
+    /// of this game, as long as its `moves`).
+    pub same_line: bool,
+    pub moves: u32,
+}
+
+fn mix(mut h: u64) -> u64 {
+    // SplitMix64's finaliser: every input bit reaches every output bit.
+    h ^= h >> 30;
+    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h ^= h >> 27;
+    h = h.wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^ (h >> 31)
+}
+
+fn step(h: u64, word: u64) -> u64 {
+    mix(h ^ word).wrapping_add(0x9e37_79b9_7f4a_7c15)
+}
+
+fn color_word(c: Option<Color>) -> u64 {
+    match c {
+        None => 0,
+        Some(Color::Black) => 1,
+        Some(Color::White) => 2,
+    }
+}
+
+/// The hash of the main line after each of its moves (setup stones placed
+/// before a move count in it).
+pub fn line_hashes(record: &GameRecord) -> Vec<u64> {
+    let mut h = step(0, u64::from(record.size.get()));
+    let mut out = Vec::new();
+    for e in &record.events {
+        match *e {
+            Event::Setup { start, len } => {
+                let from = start as usize;
+                let to = from.saturating_add(len as usize);
+                for &(p, c) in record.setup.get(from..to).unwrap_or(&[]) {
+                    let word = 1 << 40 | color_word(c) << 16 | u64::from(p.x) << 8 | u64::from(p.y);
+                    h = step(h, word);
+                }
+            }
+            Event::Move { color, kind } => {
+                let at = match kind {
+                    MoveKind::Pass => 0xffff,
+                    MoveKind::Place(p) => u64::from(p.x) << 8 | u64::from(p.y),
+                    MoveKind::OffBoard { x, y } => 1 << 20 | u64::from(x) << 8 | u64::from(y),
+                    MoveKind::Unreadable => 1 << 21,
+                };
+                h = step(h, 2 << 40 | color_word(Some(color)) << 24 | at);
+                out.push(h);
+            }
+        }
+    }
+    out
+}
+
+fn info_hash(info: &GameInfo) -> Option<u64> {
+    let fields = [&info.black, &info.white, &info.date];
+    if fields
+        .iter()
+        .all(|f| f.as_deref().map_or(true, str::is_empty))
+    {
+        return None;
+    }
+    let mut h = 0;
+    for f in fields.iter().chain([&&info.result]) {
+        for b in f.as_deref().unwrap_or("\u{0}").bytes() {
+            h = step(h, u64::from(b));
+        }
+        h = step(h, 0x1_0000);
+    }
+    Some(h)
+}
+
+fn result_hash(info: &GameInfo) -> Option<u64> {
+    let re = info
+        .result
+        .as_deref()
+        .map(str::trim)
+        .filter(|r| !r.is_empty())?;
+    Some(re.bytes().fold(7, |h, b| step(h, u64::from(b))))
+}
+
+/// What is kept of a game once checked.
+struct Earlier {
+    file: Box<str>,
+    game: usize,
+    moves: u32,
+    info: Option<u64>,
+    result: Option<u64>,
+}
+
+/// The games seen so far in a run, checked in input order.
+#[derive(Default)]
+pub struct Duplicates {
+    seen: HashMap<u64, Earlier>,
+}
+
+impl Duplicates {
+    /// Checks `game` of `file` against the earlier games, adding a finding
+    /// and `duplicate_of` when it repeats one, then remembers it. Empties the
+    /// report's line hashes.
+    pub fn check(&mut self, file: &str, game: &mut GameReport) {
+        let line = std::mem::take(&mut game.line);
+        let Some(&full) = line.last() else { return };
+        if game.status != Status::Ok {
+            return;
+        }
+        let info = info_hash(&game.info);
+        let result = result_hash(&game.info);
+        if let Some(e) = self.seen.get(&full) {
+            if e.moves >= MIN_MOVES || (info.is_some() && info == e.info) {
+                let mut f = Finding::new(
+                    Code::DuplicateGame,
+                    format!(
+                        "the same game as {} game {}: the same board, setup and {} moves",
+                        e.file, e.game, e.moves
+                    ),
+                );
+                f.move_number = None;
+                game.findings.push(f);
+                game.duplicate_of = Some(DuplicateOf {
+                    file: e.file.to_string(),
+                    game: e.game,
+                    same_line: true,
+                    moves: e.moves,
+                });
+            }
+            return;
+        }
+        let longest_prefix = (MIN_MOVES as usize..line.len())
+            .rev()
+            .filter_map(|k| self.seen.get(&line[k - 1]))
+            .find(|e| e.result.is_none() || e.result == result);
+        if let Some(e) = longest_prefix {
+            game.findings.push(Finding::new(
+                Code::TruncatedCopy,
+                format!(
+                    "{} game {} is a truncated copy of this game: its {} moves are this game's first {} (its result {})",
+                    e.file,
+                    e.game,
+                    e.moves,
+                    e.moves,
+                    if e.result.is_some() { "the same" } else { "unrecorded" }
+                ),
+            ));
+            game.duplicate_of = Some(DuplicateOf {
+                file: e.file.to_string(),
+                game: e.game,
+                same_line: false,
+                moves: e.moves,
+            });
+        }
+        self.seen.insert(
+            full,
+            Earlier {
+                file: file.into(),
+                game: game.index,
+                moves: line.len() as u32,
+                info,
+                result,
+            },
+        );
+    }
+}
