@@ -65,7 +65,10 @@ fn tar_bz2(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
 /// The row without its file name, and with the names of other games it
 /// cites (a duplicate's original) cut to the part after `prefix`.
 fn without_name(r: serde_json::Value, prefix: &str) -> serde_json::Value {
-    let text = r.to_string().replace(prefix, "@/");
+    let mut text = r.to_string();
+    if !prefix.is_empty() {
+        text = text.replace(prefix, "@/");
+    }
     let mut r: serde_json::Value = serde_json::from_str(&text).unwrap();
     r.as_object_mut().unwrap().remove("file");
     r
@@ -234,4 +237,45 @@ fn patch_method(zip: &mut [u8], name: &[u8], method: u16) {
         }
     }
     assert_eq!(patched, 2, "local header and central directory");
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(bytes).unwrap();
+    gz.finish().unwrap()
+}
+
+/// `.sgf.gz` and `.sgf.bz2` files are the games they hold; one that is not
+/// compressed data, one cut short and one that inflates past the size limit
+/// are error rows that say so, in place.
+#[test]
+fn compressed_game_files_are_read_through_their_decompressor() {
+    let d = scratch("sgf-gz");
+    let game = fs::read(root().join("corpus/rules/ko-immediate.sgf")).unwrap();
+    fs::write(d.join("1.sgf"), &game).unwrap();
+    fs::write(d.join("2.SGF.GZ"), gzip(&game)).unwrap();
+    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    bz.write_all(&game).unwrap();
+    fs::write(d.join("3.sgf.bz2"), bz.finish().unwrap()).unwrap();
+    fs::write(d.join("4-not-compressed.sgf.gz"), &game).unwrap();
+    fs::write(d.join("5-cut.sgf.gz"), &gzip(&game)[..30]).unwrap();
+    let mut big = b"(;GM[1]C[".to_vec();
+    big.resize(3 << 20, b'x');
+    big.extend_from_slice(b"])");
+    fs::write(d.join("6-big.sgf.gz"), gzip(&big)).unwrap();
+
+    let (_, rows) = jsonl(&["--max-file-size", "2M", d.to_str().unwrap()]);
+    assert_eq!(rows.len(), 6, "every file appears");
+    let plain = without_name(rows[0].clone(), "");
+    for r in &rows[1..3] {
+        assert_eq!(without_name(r.clone(), ""), plain, "{}", r["file"]);
+    }
+    let error = |i: usize| rows[i]["error"].as_str().unwrap_or("").to_string();
+    assert!(
+        error(3).starts_with("cannot decompress: neither gzip nor bzip2"),
+        "{}",
+        error(3)
+    );
+    assert!(error(4).starts_with("cannot decompress:"), "{}", error(4));
+    assert!(error(5).contains("--max-file-size"), "{}", error(5));
 }

@@ -188,7 +188,7 @@ fn nothing_is_skipped_in_silence() {
     let d = scratch("silence");
     fs::create_dir_all(d.join("empty")).unwrap();
     fs::create_dir_all(d.join("gz")).unwrap();
-    fs::write(d.join("gz/game.sgf.gz"), b"\x1f\x8b not really").unwrap();
+    fs::write(d.join("gz/game.sgf.xz"), b"\xfd7zXZ not really").unwrap();
     fs::write(d.join("gz/games.tar.xz"), b"xz").unwrap();
     let r = run(&[arg(&d.join("empty")), arg(&d.join("gz"))], None);
     ok_run(&r);
@@ -196,7 +196,7 @@ fn nothing_is_skipped_in_silence() {
         .as_str()
         .unwrap()
         .contains("no *.sgf"));
-    for f in ["game.sgf.gz", "games.tar.xz"] {
+    for f in ["game.sgf.xz", "games.tar.xz"] {
         let g = row(&r, f);
         assert_eq!(g["findings"][0]["code"], "F004", "{g}");
     }

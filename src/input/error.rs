@@ -69,6 +69,10 @@ pub enum InputError {
     NotRegular(&'static str),
     #[error("larger than {limit} bytes (--max-file-size): not read")]
     TooLarge { limit: u64 },
+    /// A compressed game file (`.sgf.gz`, `.sgf.bz2`) that cannot be
+    /// decompressed.
+    #[error("cannot decompress: {0}")]
+    Decompress(String),
     /// Passed over on purpose, with why (a format not read, a link in an
     /// archive, an archive inside an archive).
     #[error("skipped: {0}")]
@@ -114,6 +118,7 @@ impl InputError {
             InputError::ZipEntry(_) | InputError::Unpack(_) | InputError::EntryName(_) => {
                 "damaged-entry"
             }
+            InputError::Decompress(_) => "damaged-compression",
             InputError::EntryTooLarge { .. } | InputError::TooLarge { .. } => "too-large",
             InputError::NoGames | InputError::EmptyDirectory => "no-games",
             InputError::NotRegular(_) => "not-regular",

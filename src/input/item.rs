@@ -2,7 +2,7 @@
 
 use std::fs;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::error::{Action, InputError};
 
@@ -13,6 +13,9 @@ pub enum Source {
     Stdin,
     /// An entry already read out of an archive (`src/input/archive.rs`).
     Bytes(Vec<u8>),
+    /// A game file compressed on its own (`.sgf.gz`, `.sgf.bz2`): gzip or
+    /// bzip2, told by its first bytes.
+    Compressed(PathBuf),
     /// The input cannot be read.
     Broken(InputError),
 }
@@ -28,7 +31,7 @@ impl Item {
     /// The input's size in bytes, when cheaply known (0 otherwise).
     pub fn size_hint(&self) -> u64 {
         match &self.source {
-            Source::File(p) => fs::metadata(p).map_or(0, |m| m.len()),
+            Source::File(p) | Source::Compressed(p) => fs::metadata(p).map_or(0, |m| m.len()),
             Source::Bytes(b) => b.len() as u64,
             _ => 0,
         }
@@ -50,6 +53,7 @@ impl Item {
                 // (the read still stops at the limit if the file grows).
                 read_capped(file, len.saturating_add(1), limit, Action::Read)
             }
+            Source::Compressed(p) => read_compressed(p, limit),
             Source::Stdin => read_capped(io::stdin().lock(), 1 << 20, limit, Action::ReadStdin),
             Source::Bytes(b) if b.len() as u64 > limit => Err(InputError::TooLarge { limit }),
             Source::Bytes(b) => Ok(b.clone()),
@@ -108,6 +112,31 @@ fn open_regular(p: &std::path::Path) -> Result<fs::File, InputError> {
         return Err(InputError::NotRegular(kind));
     }
     Ok(file)
+}
+
+/// A compressed game file, decompressed into memory: at most `limit` bytes
+/// come out, so a small file that inflates without end (a bomb) costs the
+/// limit and is refused.
+fn read_compressed(p: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
+    let file = open_regular(p)?;
+    let len = file.metadata().map_or(0, |m| m.len());
+    let mut file = io::BufReader::new(file);
+    let head = io::BufRead::fill_buf(&mut file).map_err(|e| InputError::io(&e, Action::Read))?;
+    let reader: Box<dyn io::Read> = if head.starts_with(&[0x1f, 0x8b]) {
+        Box::new(flate2::read::MultiGzDecoder::new(file))
+    } else if head.starts_with(b"BZh") {
+        Box::new(bzip2::read::MultiBzDecoder::new(file))
+    } else {
+        return Err(InputError::Decompress(
+            "neither gzip nor bzip2 data (by its first bytes)".into(),
+        ));
+    };
+    // Game records compress about fourfold: a first guess for the buffer.
+    let guess = len.saturating_mul(4);
+    read_capped(reader, guess, limit, Action::Read).map_err(|e| match e {
+        InputError::Io(_, why) => InputError::Decompress(why),
+        other => other,
+    })
 }
 
 /// Reads at most `limit` bytes; one more means the input is too large. The

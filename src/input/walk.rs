@@ -28,9 +28,7 @@ fn display(p: &Path) -> String {
 fn unread_format(p: &Path) -> Option<&'static str> {
     let name = p.file_name()?.to_string_lossy().to_ascii_lowercase();
     [
-        (".sgf.gz", "a gzip-compressed SGF file is not read"),
         (".sgf.xz", "an xz-compressed SGF file is not read"),
-        (".sgf.bz2", "a bzip2-compressed SGF file is not read"),
         (".tar.xz", "an xz-compressed tar archive is not read"),
         (".txz", "an xz-compressed tar archive is not read"),
         (".7z", "a 7z archive is not read"),
@@ -39,6 +37,15 @@ fn unread_format(p: &Path) -> Option<&'static str> {
     .into_iter()
     .find(|(ext, _)| name.ends_with(ext))
     .map(|(_, why)| why)
+}
+
+/// A game file compressed on its own: read through its decompressor.
+fn is_compressed_sgf(p: &Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    name.ends_with(".sgf.gz") || name.ends_with(".sgf.bz2")
 }
 
 fn is_sgf(p: &Path) -> bool {
@@ -172,6 +179,10 @@ impl Walk {
                 )),
             }),
             Ok(_) if archive::kind_of(&path).is_some() => self.open_archive(path, arg),
+            Ok(_) if is_compressed_sgf(&path) => self.pending.push(Item {
+                name: arg,
+                source: Source::Compressed(path),
+            }),
             // A file named explicitly is audited whatever its extension.
             Ok(_) => self.pending.push(Item {
                 name: arg,
@@ -238,6 +249,16 @@ impl Walk {
                         let source = match special_kind(&m.file_type()) {
                             Some(kind) => Source::Broken(InputError::NotRegular(kind)),
                             None => Source::File(path.clone()),
+                        };
+                        return Some(Item {
+                            name: display(&path),
+                            source,
+                        });
+                    }
+                    Ok(m) if is_compressed_sgf(&path) => {
+                        let source = match special_kind(&m.file_type()) {
+                            Some(kind) => Source::Broken(InputError::NotRegular(kind)),
+                            None => Source::Compressed(path.clone()),
                         };
                         return Some(Item {
                             name: display(&path),
