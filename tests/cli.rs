@@ -298,3 +298,33 @@ fn explain_shows_the_ko_retake() {
     assert_eq!(code, 2);
     assert!(err.contains("no move 11"), "{err}");
 }
+
+/// `ko-immediate.sgf` holds one error, the ko retake R404 (see
+/// `explain_shows_the_ko_retake`): lowered to info, it no longer fails the
+/// run and is counted as info; a level or code that does not exist is a
+/// usage error.
+#[test]
+fn severity_overrides_change_level_and_exit_status() {
+    let file = "corpus/rules/ko-immediate.sgf";
+    let (code, _, _) = run(&["check", file, "-q"]);
+    assert_eq!(code, 1);
+    let (code, out, _) = run(&[
+        "check",
+        file,
+        "-q",
+        "--severity",
+        "r404=info",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(code, 0);
+    let mut lines = out.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| row[header.iter().position(|h| *h == name).unwrap()];
+    assert_eq!((col("errors"), col("infos")), ("0", "1"));
+    for bad in ["R404=fatal", "Z9=info", "R404"] {
+        let (code, _, err) = run(&["check", file, "-q", "--severity", bad]);
+        assert_eq!(code, 2, "{bad}: {err}");
+    }
+}

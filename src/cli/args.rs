@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use sgfaudit::audit::AuditOptions;
-use sgfaudit::core::findings::Severity;
+use sgfaudit::core::findings::{Code, Severity};
 use sgfaudit::core::rules::{AgaSuperko, RuleOptions, SameColour, SwedishSuicide};
 use sgfaudit::scoring::{DeadStonesMode, KomiMode, ScoreMode, ScoringOptions};
 
@@ -190,6 +190,11 @@ pub struct CheckArgs {
     /// Leave out the findings whose code starts with one of these.
     #[arg(long, value_name = "CODES", value_delimiter = ',')]
     pub ignore: Vec<String>,
+    /// Give the findings whose code starts with CODE this severity
+    /// (comma-separated, repeatable: `R405=warning,A5=info`; the last that
+    /// matches wins). Every output and the exit status follow.
+    #[arg(long, value_name = "CODE=LEVEL", value_delimiter = ',', value_parser = parse_severity_override)]
+    pub severity: Vec<SeverityOverride>,
     /// AGA repetition rule: the commentary's natural situational superko, or the
     /// plain situational superko other engines use.
     #[arg(long, value_enum, default_value = "natural")]
@@ -260,6 +265,15 @@ impl CheckArgs {
         }
     }
 
+    /// The severity `--severity` gives findings of `code`, if it changes it.
+    pub fn severity_of(&self, code: &str) -> Option<Severity> {
+        self.severity
+            .iter()
+            .rev()
+            .find(|o| code.starts_with(&o.prefix))
+            .map(|o| o.severity)
+    }
+
     /// Whether the selection (`--select`, `--ignore`) keeps findings of `code`.
     pub fn keeps(&self, code: &str) -> bool {
         let starts = |list: &[String]| list.iter().any(|p| code.starts_with(p.trim()));
@@ -278,4 +292,30 @@ impl CheckArgs {
             FailOn::Never => None,
         }
     }
+}
+
+/// One `--severity CODE=LEVEL`.
+#[derive(Clone, Debug)]
+pub struct SeverityOverride {
+    pub prefix: String,
+    pub severity: Severity,
+}
+
+fn parse_severity_override(s: &str) -> Result<SeverityOverride, String> {
+    let (code, level) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}`: expected CODE=LEVEL, e.g. R405=warning"))?;
+    let prefix = code.trim().to_ascii_uppercase();
+    if prefix.is_empty() || !Code::ALL.iter().any(|c| c.id().starts_with(&prefix)) {
+        return Err(format!(
+            "`{code}`: no finding code starts with it (see `sgfaudit codes`)"
+        ));
+    }
+    let severity = match level.trim().to_ascii_lowercase().as_str() {
+        "error" => Severity::Error,
+        "warning" => Severity::Warning,
+        "info" => Severity::Info,
+        other => return Err(format!("`{other}`: the level is error, warning or info")),
+    };
+    Ok(SeverityOverride { prefix, severity })
 }

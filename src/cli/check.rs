@@ -56,14 +56,22 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 // --select and --ignore leave findings out of every output and
                 // of the exit status; the verdicts per ruleset stay complete.
                 let selected;
-                let game = if args.select.is_empty() && args.ignore.is_empty() {
-                    game
-                } else {
-                    let mut g = game.clone();
-                    g.findings.retain(|f| args.keeps(f.code.id()));
-                    selected = g;
-                    &selected
-                };
+                // --severity changes the level of findings the same way.
+                let game =
+                    if args.select.is_empty() && args.ignore.is_empty() && args.severity.is_empty()
+                    {
+                        game
+                    } else {
+                        let mut g = game.clone();
+                        g.findings.retain(|f| args.keeps(f.code.id()));
+                        for f in &mut g.findings {
+                            if let Some(s) = args.severity_of(f.code.id()) {
+                                f.severity = s;
+                            }
+                        }
+                        selected = g;
+                        &selected
+                    };
                 summary.add_game(game);
                 for (i, r) in reporters.iter_mut().enumerate() {
                     if i == 0 && !stdout_open {
