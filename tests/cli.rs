@@ -328,3 +328,44 @@ fn severity_overrides_change_level_and_exit_status() {
         assert_eq!(code, 2, "{bad}: {err}");
     }
 }
+
+/// `--svg` draws the position after move 10 of `ko-immediate.sgf`: by hand,
+/// Black D6 C5 D4 A9 (E5 was captured by the retake) and White E6 D5 F5 E4,
+/// the move at D5 ringed; a file name with markup in it is escaped.
+#[test]
+fn explain_svg_draws_the_position_and_escapes_names() {
+    let dir = common::scratch("explain-svg");
+    let name = dir.join("<img src=x onerror=alert(1)>.sgf");
+    std::fs::copy(root().join("corpus/rules/ko-immediate.sgf"), &name).unwrap();
+    let svg = dir.join("ko.svg");
+    let (code, _, err) = run(&[
+        "explain",
+        name.to_str().unwrap(),
+        "--move",
+        "10",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(text.trim_end().ends_with("</svg>"));
+    // Stones are the circles of radius 11; territory squares are rects.
+    let circles = |fill: &str| {
+        text.lines()
+            .filter(|l| l.starts_with("<circle") && l.contains("r=\"11\""))
+            .filter(|l| l.contains(&format!("fill=\"{fill}\"")))
+            .count()
+    };
+    assert_eq!((circles("#000"), circles("#fff")), (4, 4), "{text}");
+    assert_eq!(text.matches("stroke-width=\"2\"").count(), 1, "one ring");
+    assert!(!text.contains("<img"));
+    assert!(text.contains("&lt;img src=x onerror=alert(1)&gt;.sgf"));
+    let (code, _, _) = run(&[
+        "explain",
+        "corpus/rules/ko-immediate.sgf",
+        "--svg",
+        dir.join("no/such/dir.svg").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "a diagram that cannot be written is an error");
+}

@@ -45,6 +45,10 @@ pub struct ExplainArgs {
     /// The move to explain (from 1); without it, the end of the game.
     #[arg(long = "move", value_name = "M")]
     pub r#move: Option<u32>,
+    /// Also write the diagram (the position after the move, or the final
+    /// position with its marks) as SVG to this file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args)]

@@ -6,6 +6,7 @@
 //! colour), so it reads the same in a pipe and with NO_COLOR.
 
 use std::io::{self, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 use sgfaudit::audit::{audit_bytes, AuditOptions, Status};
@@ -15,6 +16,7 @@ use sgfaudit::core::game::{Event, GameRecord};
 use sgfaudit::core::replay::Replayer;
 use sgfaudit::core::rules::{source_rule, Ruleset};
 use sgfaudit::input::{Item, Source, DEFAULT_MAX_FILE_SIZE};
+use sgfaudit::report::diagram::{self, Mark, COLUMNS};
 use sgfaudit::scoring::recorded::{parse_rules, DeclaredRules};
 use sgfaudit::scoring::{Scored, Scoring};
 
@@ -53,16 +55,26 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         .as_deref()
         .and_then(parse_rules)
         .map(DeclaredRules::binding);
+    let svg = Svg {
+        path: args.svg.as_deref(),
+        title: format!("{} game {}", args.file, args.game),
+    };
     let mut out = io::stdout().lock();
     let written = match args.r#move {
-        Some(m) => explain_move(&mut out, &record, m, &game.findings),
-        None => explain_end(&mut out, &record, &game.scoring, game.moves)
+        Some(m) => explain_move(&mut out, &record, m, &game.findings, &svg),
+        None => explain_end(&mut out, &record, &game.scoring, game.moves, &svg)
             .and_then(|ok| list_findings(&mut out, &game.findings).map(|()| ok)),
     };
     match written {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(2),
-        Err(_) => ExitCode::SUCCESS, // a closed pipe is not an error
+        // A closed pipe (`| head`) is not an error; a diagram that cannot be
+        // written is.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sgfaudit: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 
@@ -92,14 +104,12 @@ fn board_after(record: &GameRecord) -> Box<Board> {
     Box::new(rp.board().clone())
 }
 
-const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
-
 /// A board as text, A-T without I, row numbers from the bottom; `mark`
 /// chooses the character of each point (`None`: the stone or an empty point).
 fn draw(
     out: &mut impl Write,
     board: &Board,
-    mark: impl Fn(Point) -> Option<char>,
+    mark: impl Fn(Point) -> Option<Mark>,
 ) -> io::Result<()> {
     let n = board.size();
     let letters: String = (0..n)
@@ -113,11 +123,21 @@ fn draw(
         write!(out, "{:>3}", n - y)?;
         for x in 0..n {
             let p = Point::new(x, y);
-            let c = mark(p).unwrap_or(match board.get(p) {
-                Some(Color::Black) => '●',
-                Some(Color::White) => '○',
-                None => '·',
-            });
+            let stone = board.get(p);
+            let c = match (mark(p), stone) {
+                (Some(Mark::Next), _) => '+',
+                (Some(Mark::Played), Some(Color::Black)) => '◆',
+                (Some(Mark::Played), Some(Color::White)) => '◇',
+                (Some(Mark::Dead), Some(Color::Black)) => '⊗',
+                (Some(Mark::Dead), Some(Color::White)) => '⊘',
+                (Some(Mark::Territory(Color::Black)), _) => '+',
+                (Some(Mark::Territory(Color::White)), _) => '-',
+                (Some(Mark::SekiEye), _) => 's',
+                (Some(Mark::Fill), _) => 'f',
+                (_, Some(Color::Black)) => '●',
+                (_, Some(Color::White)) => '○',
+                (_, None) => '·',
+            };
             write!(out, " {c}")?;
         }
         writeln!(out, " {}", n - y)?;
@@ -125,11 +145,30 @@ fn draw(
     writeln!(out, "   {letters}")
 }
 
+/// Writes `board` as an SVG diagram to `path`, when one was asked for.
+fn write_svg(
+    path: Option<&Path>,
+    board: &Board,
+    title: &str,
+    mark: impl Fn(Point) -> Option<Mark>,
+) -> io::Result<()> {
+    let Some(path) = path else { return Ok(()) };
+    std::fs::write(path, diagram::svg(board, title, mark))
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))
+}
+
+/// Where `--svg` writes its diagram, and the title it gives it.
+struct Svg<'a> {
+    path: Option<&'a Path>,
+    title: String,
+}
+
 fn explain_move(
     out: &mut impl Write,
     record: &GameRecord,
     m: u32,
     findings: &[Finding],
+    svg: &Svg,
 ) -> io::Result<bool> {
     let Some((before, after)) = around_move(record, m) else {
         eprintln!("sgfaudit: the record has no move {m} (moves count from 1)");
@@ -150,13 +189,13 @@ fn explain_move(
     writeln!(out, "move {m}: {what}")?;
     writeln!(out, "\nbefore:")?;
     let b = board_after(&before);
-    draw(out, &b, |p| (Some(p) == at).then_some('+'))?;
+    draw(out, &b, |p| (Some(p) == at).then_some(Mark::Next))?;
     writeln!(out, "\nafter (the move marked ◆ for Black, ◇ for White):")?;
     let a = board_after(&after);
-    let marker = if color == Color::Black { '◆' } else { '◇' };
-    draw(out, &a, |p| {
-        (Some(p) == at && a.get(p).is_some()).then_some(marker)
-    })?;
+    let played = |p| (Some(p) == at && a.get(p).is_some()).then_some(Mark::Played);
+    draw(out, &a, played)?;
+    let title = format!("{}, after move {m}: {what}", svg.title);
+    write_svg(svg.path, &a, &title, played)?;
     writeln!(out, "\nverdicts:")?;
     let here: Vec<&Finding> = findings
         .iter()
@@ -221,6 +260,7 @@ fn explain_end(
     record: &GameRecord,
     scoring: &Scoring,
     moves: u32,
+    svg: &Svg,
 ) -> io::Result<bool> {
     let Scoring::Scored(s) = scoring else {
         if let Scoring::NotScored(why) = scoring {
@@ -229,6 +269,8 @@ fn explain_end(
         let b = board_after(record);
         writeln!(out, "\nthe last position ({moves} moves):")?;
         draw(out, &b, |_| None)?;
+        let title = format!("{}, the last position ({moves} moves)", svg.title);
+        write_svg(svg.path, &b, &title, |_| None)?;
         return Ok(true);
     };
     let b = board_after(record);
@@ -239,6 +281,11 @@ fn explain_end(
         s.dead.source.key()
     )?;
     draw(out, &b, |p| final_mark(s, &b, p))?;
+    let title = format!(
+        "{}, the final position ({moves} moves): dead stones crossed, Japanese territory as squares, s seki eye, f point to fill",
+        svg.title
+    );
+    write_svg(svg.path, &b, &title, |p| final_mark(s, &b, p))?;
     writeln!(out, "\ncounts:")?;
     for (c, sc) in s.scores.iter() {
         writeln!(
@@ -305,21 +352,18 @@ fn explain_end(
     Ok(true)
 }
 
-fn final_mark(s: &Scored, board: &Board, p: Point) -> Option<char> {
-    if s.dead.black.contains(&p) {
-        return Some('⊗');
-    }
-    if s.dead.white.contains(&p) {
-        return Some('⊘');
+fn final_mark(s: &Scored, board: &Board, p: Point) -> Option<Mark> {
+    if s.dead.black.contains(&p) || s.dead.white.contains(&p) {
+        return Some(Mark::Dead);
     }
     if board.get(p).is_some() {
         return None;
     }
     if s.position.seki_eye_points.contains(&p) {
-        return Some('s');
+        return Some(Mark::SekiEye);
     }
     if s.position.fill_points.contains(&p) {
-        return Some('f');
+        return Some(Mark::Fill);
     }
     let n = usize::from(board.size());
     match s
@@ -327,8 +371,7 @@ fn final_mark(s: &Scored, board: &Board, p: Point) -> Option<char> {
         .owner
         .get(usize::from(p.y) * n + usize::from(p.x))
     {
-        Some(Some(Color::Black)) => Some('+'),
-        Some(Some(Color::White)) => Some('-'),
+        Some(Some(c)) => Some(Mark::Territory(*c)),
         _ => None,
     }
 }

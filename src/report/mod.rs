@@ -3,6 +3,7 @@
 //! and GitHub's workflow commands.
 
 pub mod csv;
+pub mod diagram;
 pub mod github;
 pub mod jsonl;
 pub mod sarif;

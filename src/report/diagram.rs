@@ -1,0 +1,204 @@
+//! Board diagrams as SVG: stones, the move played, dead stones, territory,
+//! seki eyes and points to fill. One self-contained `<svg>` element, no
+//! script, no external resource; every text from a record is escaped.
+
+use std::fmt::Write as _;
+
+use crate::core::board::{Board, Color, Point};
+
+/// What a diagram shows on a point besides its stone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// The point about to be played (an empty point).
+    Next,
+    /// The stone just played.
+    Played,
+    /// A dead stone (crossed).
+    Dead,
+    /// Territory of this colour (a small square).
+    Territory(Color),
+    /// An eye in seki: no territory under Japanese rule 8.
+    SekiEye,
+    /// A point that must be filled: no territory under Japanese rule 8.
+    Fill,
+}
+
+/// Columns as Go diagrams letter them: no I.
+pub const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+const CELL: u32 = 24;
+
+/// Text safe inside XML content and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            // XML 1.0 admits no other control characters.
+            c if c.is_control() && !matches!(c, '\n' | '\t') => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn star_points(n: u8) -> Vec<u8> {
+    match n {
+        19 => vec![3, 9, 15],
+        13 => vec![3, 6, 9],
+        9 => vec![2, 4, 6],
+        n if n >= 7 => vec![2, n / 2, n - 3],
+        _ => Vec::new(),
+    }
+}
+
+/// The board as an SVG diagram titled `title`, with `mark` on each point.
+pub fn svg(board: &Board, title: &str, mark: impl Fn(Point) -> Option<Mark>) -> String {
+    let n = u32::from(board.size());
+    // A margin of one and a half cells holds the coordinates clear of the
+    // stones on the edge.
+    let margin = CELL * 3 / 2;
+    let side = 2 * margin + CELL * n.saturating_sub(1);
+    let at = |i: u32| margin + CELL * i;
+    let last = at(n.saturating_sub(1));
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {side} {side}\" \
+         width=\"{side}\" height=\"{side}\" role=\"img\" font-family=\"sans-serif\" \
+         font-size=\"10\">\n<title>{}</title>\n\
+         <rect width=\"{side}\" height=\"{side}\" fill=\"#dcb35c\"/>\n",
+        escape(title)
+    );
+    for i in 0..n {
+        let _ = writeln!(
+            s,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#000\"/>\
+             <line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#000\"/>",
+            at(0),
+            at(i),
+            last,
+            at(i),
+            at(i),
+            at(0),
+            at(i),
+            last
+        );
+        let letter = COLUMNS.get(i as usize).copied().unwrap_or(b'?') as char;
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" dominant-baseline=\"middle\">{letter}</text>\
+             <text x=\"{}\" y=\"{}\" text-anchor=\"middle\" dominant-baseline=\"middle\">{}</text>",
+            at(i),
+            margin / 3,
+            margin / 3,
+            at(i),
+            n - i
+        );
+    }
+    for &x in &star_points(board.size()) {
+        for &y in &star_points(board.size()) {
+            let _ = writeln!(
+                s,
+                "<circle cx=\"{}\" cy=\"{}\" r=\"3\"/>",
+                at(u32::from(x)),
+                at(u32::from(y))
+            );
+        }
+    }
+    let r = CELL / 2 - 1;
+    for y in 0..board.size() {
+        for x in 0..board.size() {
+            let p = Point::new(x, y);
+            let (cx, cy) = (at(u32::from(x)), at(u32::from(y)));
+            let stone = board.get(p);
+            if let Some(c) = stone {
+                let (fill, stroke) = match c {
+                    Color::Black => ("#000", "#000"),
+                    Color::White => ("#fff", "#000"),
+                };
+                let _ = writeln!(
+                    s,
+                    "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{r}\" fill=\"{fill}\" stroke=\"{stroke}\"/>"
+                );
+            }
+            // Marks drawn on a stone take the opposite colour to show.
+            let ink = match stone {
+                Some(Color::Black) => "#fff",
+                _ => "#000",
+            };
+            match mark(p) {
+                None => {}
+                Some(Mark::Next) => {
+                    let _ = writeln!(
+                        s,
+                        "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"none\" stroke=\"#c00\" stroke-width=\"2\"/>",
+                        r / 2
+                    );
+                }
+                Some(Mark::Played) => {
+                    let _ = writeln!(
+                        s,
+                        "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"none\" stroke=\"{ink}\" stroke-width=\"2\"/>",
+                        r / 2
+                    );
+                }
+                Some(Mark::Dead) => {
+                    let d = r / 2;
+                    let _ = writeln!(
+                        s,
+                        "<path d=\"M{} {}L{} {}M{} {}L{} {}\" stroke=\"#c00\" stroke-width=\"2\"/>",
+                        cx - d,
+                        cy - d,
+                        cx + d,
+                        cy + d,
+                        cx - d,
+                        cy + d,
+                        cx + d,
+                        cy - d
+                    );
+                }
+                Some(Mark::Territory(c)) => {
+                    let fill = if c == Color::Black { "#000" } else { "#fff" };
+                    let _ = writeln!(
+                        s,
+                        "<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"{fill}\" stroke=\"#000\"/>",
+                        cx - 4,
+                        cy - 4
+                    );
+                }
+                Some(Mark::SekiEye) | Some(Mark::Fill) => {
+                    let letter = if mark(p) == Some(Mark::SekiEye) {
+                        's'
+                    } else {
+                        'f'
+                    };
+                    let _ = writeln!(
+                        s,
+                        "<text x=\"{cx}\" y=\"{cy}\" text-anchor=\"middle\" dominant-baseline=\"middle\" \
+                         font-size=\"14\" fill=\"#c00\">{letter}</text>"
+                    );
+                }
+            }
+        }
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn record_text_cannot_open_markup() {
+        assert_eq!(
+            escape("<script>alert('x')</script>&\u{1}"),
+            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;\u{FFFD}"
+        );
+    }
+}
