@@ -3,8 +3,8 @@
 //! are shipped (KGS's yearly archives come as zip, tar.gz and tar.bz2). Entries
 //! are read in the archive's own order, straight from the archive (nothing is
 //! unpacked to disk), by a reader thread that hands them over through a bounded
-//! channel: at most 64 entries (`IN_FLIGHT`) wait in memory, whatever the size of
-//! the archive. Only entries named `*.sgf` (any letter case) are games; the
+//! channel: at most 16 entries (`IN_FLIGHT`) and 64 MiB (`IN_FLIGHT_BYTES`, or
+//! one larger entry) wait in memory, whatever the size of the archive. Only entries named `*.sgf` (any letter case) are games; the
 //! rest are skipped, as in a directory walk. A damaged archive or entry becomes
 //! an input that reports what is wrong and where, never a silent gap.
 
@@ -12,6 +12,7 @@ use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 
 use std::collections::HashMap;
@@ -21,6 +22,66 @@ use super::item::{read_capped, Item, Source};
 
 /// Entries read ahead of the audit.
 const IN_FLIGHT: usize = 16;
+/// Bytes of entries read ahead of the audit: the reader waits while more
+/// than this is unpacked and not yet taken (one entry is always let
+/// through, however large, up to the size limit).
+const IN_FLIGHT_BYTES: u64 = 64 << 20;
+
+/// The bytes unpacked and not yet taken, shared by the reader and the walk.
+#[derive(Default)]
+struct Budget {
+    bytes: Mutex<u64>,
+    taken: Condvar,
+}
+
+impl Budget {
+    /// Waits until `n` more bytes fit (or nothing is in flight), then
+    /// counts them.
+    fn reserve(&self, n: u64) {
+        let mut bytes = self.bytes.lock().unwrap_or_else(|e| e.into_inner());
+        while *bytes > 0 && bytes.saturating_add(n) > IN_FLIGHT_BYTES {
+            bytes = self.taken.wait(bytes).unwrap_or_else(|e| e.into_inner());
+        }
+        *bytes += n;
+    }
+
+    fn release(&self, n: u64) {
+        let mut bytes = self.bytes.lock().unwrap_or_else(|e| e.into_inner());
+        *bytes = bytes.saturating_sub(n);
+        self.taken.notify_all();
+    }
+}
+
+fn bytes_of(item: &Item) -> u64 {
+    match &item.source {
+        Source::Bytes(b) => b.len() as u64,
+        _ => 0,
+    }
+}
+
+/// The entries of an archive as the reader thread unpacks them.
+pub struct Entries {
+    rx: Receiver<Item>,
+    budget: Arc<Budget>,
+}
+
+impl Iterator for Entries {
+    type Item = Item;
+
+    fn next(&mut self) -> Option<Item> {
+        let item = self.rx.recv().ok()?;
+        self.budget.release(bytes_of(&item));
+        Some(item)
+    }
+}
+
+impl Drop for Entries {
+    fn drop(&mut self) {
+        // A reader waiting for room must not wait for ever: with the
+        // receiver gone its next send fails and it stops.
+        self.budget.release(u64::MAX);
+    }
+}
 /// A zip entry that claims to inflate more than this many times its
 /// compressed size is not read: no game record compresses so well, a bomb does.
 const MAX_RATIO: u64 = 1_000;
@@ -61,14 +122,19 @@ fn is_sgf_name(entry: &str) -> bool {
 /// The game entries of the archive at `path` (named `name` in reports), read
 /// lazily on a thread of their own. The reader stops when the receiver is
 /// dropped.
-pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64) -> Receiver<Item> {
+pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64) -> Entries {
     let (tx, rx) = sync_channel(IN_FLIGHT);
+    let budget = Arc::new(Budget::default());
     let spawned = thread::Builder::new()
         .name("sgfaudit-archive".into())
         .spawn({
-            let (name, tx) = (name.clone(), tx.clone());
+            let (name, tx, budget) = (name.clone(), tx.clone(), Arc::clone(&budget));
             move || {
-                let mut out = Sender::new(move |item| tx.send(item).is_ok(), max_entry);
+                let send = move |item: Item| {
+                    budget.reserve(bytes_of(&item));
+                    tx.send(item).is_ok()
+                };
+                let mut out = Sender::new(send, max_entry);
                 if let Some(file) = open(&path, &name, &mut out) {
                     match kind {
                         Kind::Zip => read_zip(file, &name, &mut out),
@@ -83,7 +149,7 @@ pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64) -> Recei
             source: Source::Broken(InputError::ArchiveRead(e.to_string())),
         });
     }
-    rx
+    Entries { rx, budget }
 }
 
 /// Hands entries to the walk: numbers repeated names (`name#2`), and bounds

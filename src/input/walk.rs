@@ -83,7 +83,7 @@ pub struct Walk {
     stack: Vec<Frame>,
     pending: Vec<Item>,
     /// The entries of the archive being read, before the walk goes on.
-    archive: Option<std::sync::mpsc::IntoIter<Item>>,
+    archive: Option<archive::Entries>,
     active: HashSet<(u64, u64)>,
     /// Largest archive entry read (`--max-file-size`).
     max_entry: u64,
@@ -154,7 +154,7 @@ impl Walk {
 
     fn open_archive(&mut self, path: PathBuf, name: String) {
         if let Some(kind) = archive::kind_of(&path) {
-            self.archive = Some(archive::entries(path, name, kind, self.max_entry).into_iter());
+            self.archive = Some(archive::entries(path, name, kind, self.max_entry));
         }
     }
 
