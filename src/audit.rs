@@ -201,7 +201,7 @@ impl PreparedFile {
             inject_fault: fault_injected(&path),
             file: FileInfo {
                 path,
-                encoding: Some(collection.decoded.encoding.name()),
+                encoding: Some(collection.decoded.encoding_name()),
             },
             collection,
             file_findings,

@@ -324,3 +324,45 @@ fn unusable_results_are_reported_not_matched() {
         );
     }
 }
+
+/// UTF-32 text, with a byte-order mark or without: read as such, not as
+/// UTF-16 or a legacy charset. `ko-immediate.sgf` has 10 moves; the result
+/// and the player name added here must come out as written.
+#[test]
+fn utf32_records_are_read_as_utf32() {
+    let d = scratch("utf32");
+    let text = fs::read_to_string(common::root().join("corpus/rules/ko-immediate.sgf"))
+        .unwrap()
+        .replacen("(;GM[1]", "(;GM[1]PB[黒]RE[W+R]", 1);
+    let le: Vec<u8> = text
+        .chars()
+        .flat_map(|c| (c as u32).to_le_bytes())
+        .collect();
+    let be: Vec<u8> = text
+        .chars()
+        .flat_map(|c| (c as u32).to_be_bytes())
+        .collect();
+    let mut le_bom = vec![0xff, 0xfe, 0, 0];
+    le_bom.extend_from_slice(&le);
+    fs::write(d.join("be.sgf"), &be).unwrap();
+    fs::write(d.join("le-bom.sgf"), &le_bom).unwrap();
+    let (_, rows) = common::jsonl(&[d.to_str().unwrap()]);
+    let want = [("be.sgf", "UTF-32BE"), ("le-bom.sgf", "UTF-32LE")];
+    assert_eq!(rows.len(), want.len());
+    for (row, (name, encoding)) in rows.iter().zip(want) {
+        assert!(row["file"].as_str().unwrap().ends_with(name));
+        assert_eq!(row["status"], "ok", "{row}");
+        assert_eq!(row["encoding"], encoding);
+        assert_eq!(row["moves"], 10);
+        assert_eq!(row["result"], "W+R");
+        let codes: Vec<&str> = row["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["code"].as_str().unwrap())
+            .collect();
+        // The file says CA[UTF-8]: the conflict is named; no syntax finding.
+        assert!(codes.contains(&"E103"), "{codes:?}");
+        assert!(!codes.iter().any(|c| c.starts_with('S')), "{codes:?}");
+    }
+}

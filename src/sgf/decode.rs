@@ -1,4 +1,5 @@
-//! Bytes to text, never failing: BOM, then the `CA[]` label (with the aliases real
+//! Bytes to text, never failing: UTF-32 (by BOM or NUL pattern; decoded here,
+//! as encoding_rs has none), BOM, then the `CA[]` label (with the aliases real
 //! files use that the WHATWG label list lacks), then "is it valid UTF-8", then
 //! statistical detection (chardetng), then a lossy decode that replaces what no
 //! encoding explains. Every assumption is reported as a finding.
@@ -26,6 +27,33 @@ pub struct Decoded {
     /// The `CA` label as written, if any.
     pub label: Option<String>,
     pub findings: Vec<Finding>,
+    /// The text was UTF-32 (which `encoding` cannot name): decoded here,
+    /// four bytes a character.
+    pub utf32: Option<Utf32>,
+}
+
+/// The byte order of UTF-32 text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Utf32 {
+    Le,
+    Be,
+}
+
+impl Utf32 {
+    pub fn name(self) -> &'static str {
+        match self {
+            Utf32::Le => "UTF-32LE",
+            Utf32::Be => "UTF-32BE",
+        }
+    }
+
+    fn unit(self, b: &[u8]) -> u32 {
+        let b = [b[0], b[1], b[2], b[3]];
+        match self {
+            Utf32::Le => u32::from_le_bytes(b),
+            Utf32::Be => u32::from_be_bytes(b),
+        }
+    }
 }
 
 /// [`Decoded`] while it may still borrow the file's bytes.
@@ -38,9 +66,17 @@ struct Borrowed<'a> {
 }
 
 impl Decoded {
+    /// The name of the encoding the text was read in (WHATWG names, and
+    /// `UTF-32LE`/`UTF-32BE`).
+    pub fn encoding_name(&self) -> &'static str {
+        self.utf32.map_or(self.encoding.name(), Utf32::name)
+    }
+
     /// Bytes that `segment` of the decoded text took in the file.
     pub fn encoded_len(&self, segment: &str) -> u64 {
-        let n = if self.identity {
+        let n = if self.utf32.is_some() {
+            segment.chars().count() * 4
+        } else if self.identity {
             segment.len()
         } else if self.encoding == UTF_16LE || self.encoding == UTF_16BE {
             segment.encode_utf16().count() * 2
@@ -142,6 +178,9 @@ fn detect(bytes: &[u8]) -> &'static Encoding {
 
 /// Decodes a file's bytes. Never fails.
 pub fn decode(bytes: Vec<u8>) -> Decoded {
+    if let Some(d) = decode_utf32(&bytes) {
+        return d;
+    }
     let Borrowed {
         text,
         encoding,
@@ -169,7 +208,90 @@ pub fn decode(bytes: Vec<u8>) -> Decoded {
         bom_len,
         label,
         findings,
+        utf32: None,
     }
+}
+
+/// UTF-32, by its byte-order mark or, without one, by a pattern of three NUL
+/// bytes beside each ASCII byte in nine units of ten at the start. encoding_rs
+/// (the WHATWG encodings) has no UTF-32: it is decoded here.
+fn sniff_utf32(bytes: &[u8]) -> Option<(Utf32, usize)> {
+    if bytes.starts_with(&[0xff, 0xfe, 0, 0]) {
+        return Some((Utf32::Le, 4));
+    }
+    if bytes.starts_with(&[0, 0, 0xfe, 0xff]) {
+        return Some((Utf32::Be, 4));
+    }
+    let head = &bytes[..bytes.len().min(1024) & !3];
+    let units = head.len() / 4;
+    if units < 4 || bytes.len() % 4 != 0 {
+        return None;
+    }
+    let share = |ascii: fn(&[u8]) -> bool| {
+        let n = head.chunks_exact(4).filter(|u| ascii(u)).count();
+        n * 10 >= units * 9
+    };
+    if share(|u| u[0] != 0 && u[0] < 0x80 && u[1..] == [0, 0, 0]) {
+        Some((Utf32::Le, 0))
+    } else if share(|u| u[3] != 0 && u[3] < 0x80 && u[..3] == [0, 0, 0]) {
+        Some((Utf32::Be, 0))
+    } else {
+        None
+    }
+}
+
+fn decode_utf32(bytes: &[u8]) -> Option<Decoded> {
+    let (order, bom_len) = sniff_utf32(bytes)?;
+    let body = &bytes[bom_len..];
+    let mut replaced = body.len() % 4 != 0;
+    let mut text = String::with_capacity(body.len() / 4);
+    for u in body.chunks_exact(4) {
+        match char::from_u32(order.unit(u)) {
+            Some(c) => text.push(c),
+            None => {
+                replaced = true;
+                text.push('\u{FFFD}');
+            }
+        }
+    }
+    let mut findings = Vec::new();
+    if bom_len == 0 {
+        findings.push(Finding::new(
+            Code::CharsetAssumed,
+            format!("no byte-order mark; the NUL pattern says {}", order.name()),
+        ));
+    }
+    if replaced {
+        findings.push(Finding::new(
+            Code::CharsetReplaced,
+            format!(
+                "units invalid in {} (or a last incomplete one) were replaced by U+FFFD",
+                order.name()
+            ),
+        ));
+    }
+    let label = find_label_text(&text);
+    if let Some(l) = label.as_deref() {
+        if !l.trim().to_ascii_lowercase().starts_with("utf-32") {
+            findings.push(Finding::new(
+                Code::CharsetWrongLabel,
+                format!(
+                    "CA[{l}] but the bytes are {}; decoded as {}",
+                    order.name(),
+                    order.name()
+                ),
+            ));
+        }
+    }
+    Some(Decoded {
+        text,
+        identity: false,
+        encoding: UTF_8,
+        bom_len,
+        label,
+        findings,
+        utf32: Some(order),
+    })
 }
 
 fn decode_borrowed(bytes: &[u8]) -> Borrowed<'_> {
