@@ -110,84 +110,88 @@ pub fn svg(board: &Board, title: &str, mark: impl Fn(Point) -> Option<Mark>) -> 
             );
         }
     }
-    let r = CELL / 2 - 1;
     for y in 0..board.size() {
         for x in 0..board.size() {
             let p = Point::new(x, y);
-            let (cx, cy) = (at(u32::from(x)), at(u32::from(y)));
-            let stone = board.get(p);
-            if let Some(c) = stone {
-                let (fill, stroke) = match c {
-                    Color::Black => ("#000", "#000"),
-                    Color::White => ("#fff", "#000"),
-                };
-                let _ = writeln!(
-                    s,
-                    "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{r}\" fill=\"{fill}\" stroke=\"{stroke}\"/>"
-                );
-            }
-            // Marks drawn on a stone take the opposite colour to show.
-            let ink = match stone {
-                Some(Color::Black) => "#fff",
-                _ => "#000",
-            };
-            match mark(p) {
-                None => {}
-                Some(Mark::Next) => {
-                    let _ = writeln!(
-                        s,
-                        "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"none\" stroke=\"#c00\" stroke-width=\"2\"/>",
-                        r / 2
-                    );
-                }
-                Some(Mark::Played) => {
-                    let _ = writeln!(
-                        s,
-                        "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"none\" stroke=\"{ink}\" stroke-width=\"2\"/>",
-                        r / 2
-                    );
-                }
-                Some(Mark::Dead) => {
-                    let d = r / 2;
-                    let _ = writeln!(
-                        s,
-                        "<path d=\"M{} {}L{} {}M{} {}L{} {}\" stroke=\"#c00\" stroke-width=\"2\"/>",
-                        cx - d,
-                        cy - d,
-                        cx + d,
-                        cy + d,
-                        cx - d,
-                        cy + d,
-                        cx + d,
-                        cy - d
-                    );
-                }
-                Some(Mark::Territory(c)) => {
-                    let fill = if c == Color::Black { "#000" } else { "#fff" };
-                    let _ = writeln!(
-                        s,
-                        "<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"{fill}\" stroke=\"#000\"/>",
-                        cx - 4,
-                        cy - 4
-                    );
-                }
-                Some(Mark::SekiEye) | Some(Mark::Fill) => {
-                    let letter = if mark(p) == Some(Mark::SekiEye) {
-                        's'
-                    } else {
-                        'f'
-                    };
-                    let _ = writeln!(
-                        s,
-                        "<text x=\"{cx}\" y=\"{cy}\" text-anchor=\"middle\" dominant-baseline=\"middle\" \
-                         font-size=\"14\" fill=\"#c00\">{letter}</text>"
-                    );
-                }
-            }
+            let centre = (at(u32::from(x)), at(u32::from(y)));
+            draw_point(&mut s, centre, board.get(p), mark(p));
         }
     }
     s.push_str("</svg>\n");
     s
+}
+
+/// One point: its stone, then its mark (in the opposite colour on a stone).
+fn draw_point(s: &mut String, (cx, cy): (u32, u32), stone: Option<Color>, mark: Option<Mark>) {
+    let r = CELL / 2 - 1;
+    if let Some(c) = stone {
+        let (fill, stroke) = match c {
+            Color::Black => ("#000", "#000"),
+            Color::White => ("#fff", "#000"),
+        };
+        let _ = writeln!(
+            s,
+            "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{r}\" fill=\"{fill}\" stroke=\"{stroke}\"/>"
+        );
+    }
+    // Marks drawn on a stone take the opposite colour to show.
+    let ink = match stone {
+        Some(Color::Black) => "#fff",
+        _ => "#000",
+    };
+    match mark {
+        None => {}
+        Some(Mark::Next) => {
+            let _ = writeln!(
+                s,
+                "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"none\" stroke=\"#c00\" stroke-width=\"2\"/>",
+                r / 2
+            );
+        }
+        Some(Mark::Played) => {
+            let _ = writeln!(
+                s,
+                "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"none\" stroke=\"{ink}\" stroke-width=\"2\"/>",
+                r / 2
+            );
+        }
+        Some(Mark::Dead) => {
+            let d = r / 2;
+            let _ = writeln!(
+                s,
+                "<path d=\"M{} {}L{} {}M{} {}L{} {}\" stroke=\"#c00\" stroke-width=\"2\"/>",
+                cx - d,
+                cy - d,
+                cx + d,
+                cy + d,
+                cx - d,
+                cy + d,
+                cx + d,
+                cy - d
+            );
+        }
+        Some(Mark::Territory(c)) => {
+            let fill = if c == Color::Black { "#000" } else { "#fff" };
+            let _ = writeln!(
+                s,
+                "<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"{fill}\" stroke=\"#000\"/>",
+                cx - 4,
+                cy - 4
+            );
+        }
+        Some(Mark::SekiEye) | Some(Mark::Fill) => {
+            let letter = if mark == Some(Mark::SekiEye) {
+                's'
+            } else {
+                'f'
+            };
+            let _ = writeln!(
+                s,
+                "<text x=\"{cx}\" y=\"{cy}\" text-anchor=\"middle\" dominant-baseline=\"middle\" \
+                 font-size=\"14\" fill=\"#c00\">{letter}</text>"
+            );
+        }
+    }
 }
 
 #[cfg(test)]
