@@ -89,3 +89,37 @@ fn the_library_knows_nothing_of_the_command_line() {
         "the command line belongs to the binary"
     );
 }
+
+/// ARCHITECTURE.md's code map names every source file: by its path, or by
+/// its name (`args`, `playout.rs`) in the row of its folder.
+#[test]
+fn the_code_map_names_every_module() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let rows: Vec<&str> = map.lines().filter(|l| l.starts_with("| `src/")).collect();
+    let mut stack = vec![root.join("src")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            let (folder, file) = rel.rsplit_once('/').unwrap();
+            let stem = file.trim_end_matches(".rs");
+            let named = rows.iter().any(|r| r.starts_with(&format!("| `{rel}`")))
+                || rows.iter().any(|r| {
+                    r.starts_with(&format!("| `{folder}/`"))
+                        && (stem == "mod"
+                            || r.contains(&format!("`{stem}`"))
+                            || r.contains(&format!("`{file}`")))
+                });
+            assert!(named, "ARCHITECTURE.md's code map does not name {rel}");
+        }
+    }
+}
