@@ -34,10 +34,28 @@ pub const MIN_MOVES: u32 = 50;
 pub struct DuplicateOf {
     pub file: String,
     pub game: usize,
-    /// The earlier game holds the same line (`false`: it is a truncated copy
-    /// of this game, as long as its `moves`).
-    pub same_line: bool,
+    pub kind: DuplicateKind,
+    /// The earlier game's moves.
     pub moves: u32,
+}
+
+/// How the earlier game repeats this one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DuplicateKind {
+    /// The same main line (A508).
+    SameLine,
+    /// This game's main line cut short (A509).
+    TruncatedCopy,
+}
+
+impl DuplicateKind {
+    /// The name the outputs use.
+    pub fn key(self) -> &'static str {
+        match self {
+            DuplicateKind::SameLine => "same-line",
+            DuplicateKind::TruncatedCopy => "truncated-copy",
+        }
+    }
 }
 
 fn mix(mut h: u64) -> u64 {
@@ -147,19 +165,17 @@ impl Duplicates {
         let result = result_hash(&game.info);
         if let Some(e) = self.seen.get(&full) {
             if e.moves >= MIN_MOVES || (info.is_some() && info == e.info) {
-                let mut f = Finding::new(
+                game.findings.push(Finding::new(
                     Code::DuplicateGame,
                     format!(
                         "the same game as {} game {}: the same board, setup and {} moves",
                         e.file, e.game, e.moves
                     ),
-                );
-                f.move_number = None;
-                game.findings.push(f);
+                ));
                 game.duplicate_of = Some(DuplicateOf {
                     file: e.file.to_string(),
                     game: e.game,
-                    same_line: true,
+                    kind: DuplicateKind::SameLine,
                     moves: e.moves,
                 });
             }
@@ -184,7 +200,7 @@ impl Duplicates {
             game.duplicate_of = Some(DuplicateOf {
                 file: e.file.to_string(),
                 game: e.game,
-                same_line: false,
+                kind: DuplicateKind::TruncatedCopy,
                 moves: e.moves,
             });
         }

@@ -307,11 +307,7 @@ fn game_json<'a>(file: &'a FileInfo, g: &'a GameReport) -> GameJson<'a> {
         duplicate_of: g.duplicate_of.as_ref().map(|d| DuplicateJson {
             file: &d.file,
             game: d.game,
-            kind: if d.same_line {
-                "same-line"
-            } else {
-                "truncated-copy"
-            },
+            kind: d.kind.key(),
             moves: d.moves,
         }),
     }
