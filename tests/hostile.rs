@@ -366,3 +366,25 @@ fn utf32_records_are_read_as_utf32() {
         assert!(!codes.iter().any(|c| c.starts_with('S')), "{codes:?}");
     }
 }
+
+/// A comment of 1 MB that holds escaped brackets and what looks like moves:
+/// the game still has exactly its two real moves, B D16 then W Q4 (a record
+/// built here), and no syntax finding.
+#[test]
+fn a_huge_comment_is_skipped_whole() {
+    let d = scratch("long-comment");
+    let comment = "x\\];B[cc\\];W[dd\\]\\\\".repeat(1 << 16);
+    let text = format!("(;GM[1]FF[4]SZ[19]C[{comment}];B[dd]C[fine];W[pp])");
+    assert!(text.len() > 1 << 20);
+    fs::write(d.join("long.sgf"), text).unwrap();
+    let (_, rows) = common::jsonl(&[d.join("long.sgf").to_str().unwrap()]);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["status"], "ok", "{}", rows[0]);
+    assert_eq!(rows[0]["moves"], 2);
+    assert_eq!(
+        rows[0]["findings"].as_array().unwrap().len(),
+        0,
+        "{}",
+        rows[0]
+    );
+}

@@ -139,6 +139,20 @@ impl Collection {
         } else {
             raw
         };
+        // Comments are never read, and sgf-parse's lexer holds several
+        // times a value's size while it reads it: long ones are emptied.
+        let without_long_comments;
+        let src = if src.len() > LONG_COMMENT {
+            match empty_long_comments(src) {
+                Some(text) => {
+                    without_long_comments = text;
+                    without_long_comments.as_str()
+                }
+                None => src,
+            }
+        } else {
+            src
+        };
         let mut findings = Vec::new();
         for p in &span.problems {
             findings.push(Finding::new(p.code, p.detail.clone()).located(self.locate(p.offset)));
@@ -353,6 +367,58 @@ impl Collection {
 }
 
 /// Replaces the junk the scan found by spaces (same length, so offsets hold).
+/// Comment values (`C`) longer than this are emptied before parsing.
+const LONG_COMMENT: usize = 64 << 10;
+
+/// `text` with every `C` value longer than [`LONG_COMMENT`] emptied, or
+/// `None` when it has none. Escapes (`\]`) are honoured; identifiers are
+/// their upper-case letters, as SGF 4 reads old lower-case forms.
+fn empty_long_comments(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out: Option<String> = None;
+    let mut copied = 0; // bytes of `text` already in `out`
+    let mut ident = String::new();
+    let mut after_value = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'[' => {
+                let start = i + 1;
+                let mut j = start;
+                while j < bytes.len() && bytes[j] != b']' {
+                    j += if bytes[j] == b'\\' { 2 } else { 1 };
+                }
+                let end = j.min(bytes.len());
+                if ident == "C" && end - start > LONG_COMMENT {
+                    let o = out.get_or_insert_with(|| String::with_capacity(text.len() / 2));
+                    o.push_str(&text[copied..start]);
+                    copied = end;
+                }
+                after_value = true;
+                i = end + 1;
+                continue;
+            }
+            b'A'..=b'Z' => {
+                if after_value {
+                    ident.clear();
+                    after_value = false;
+                }
+                ident.push(char::from(bytes[i]));
+            }
+            b';' | b'(' | b')' => {
+                ident.clear();
+                after_value = false;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.map(|mut o| {
+        o.push_str(&text[copied.min(text.len())..]);
+        o
+    })
+}
+
 fn blank_junk(raw: &str, base: usize, problems: &[scan::Problem]) -> String {
     let mut bytes = raw.as_bytes().to_vec();
     for p in problems.iter().filter(|p| p.junk_len > 0) {
@@ -392,5 +458,22 @@ fn count_nodes(tree: &GameTree) -> u64 {
     match tree {
         GameTree::GoGame(n) => count(n),
         GameTree::Unknown(n) => count(n),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{empty_long_comments, LONG_COMMENT};
+
+    #[test]
+    fn only_long_comment_values_are_emptied() {
+        let long = format!("{}\\]{}", "x".repeat(LONG_COMMENT), "y".repeat(10));
+        let text = format!("(;GM[1]C[{long}]PB[C[x]];B[aa]C[short]GC[{long}];W[bb]C[a][{long}])");
+        let got = empty_long_comments(&text).expect("two long comments");
+        assert_eq!(
+            got,
+            format!("(;GM[1]C[]PB[C[x]];B[aa]C[short]GC[{long}];W[bb]C[a][])")
+        );
+        assert_eq!(empty_long_comments("(;GM[1]C[short];B[aa])"), None);
     }
 }
