@@ -73,15 +73,9 @@ pub fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// The file an annotation points at: an archive entry `A.zip!x.sgf` is
-/// annotated on the archive, the entry named in the message.
-fn annotated_file(path: &str) -> &str {
-    path.split_once('!').map_or(path, |(archive, _)| archive)
-}
-
 fn render(file: &FileInfo, game: &GameReport, f: &Finding) -> String {
     let (_, level) = level_of(f.severity);
-    let mut props = format!("file={}", escape_property(annotated_file(&file.path)));
+    let mut props = format!("file={}", escape_property(super::file_on_disk(&file.path)));
     if let Some(loc) = &f.location {
         let _ = write!(props, ",line={},col={}", loc.line, loc.column);
     }
@@ -91,7 +85,7 @@ fn render(file: &FileInfo, game: &GameReport, f: &Finding) -> String {
     }
     let _ = write!(props, ",title={}", escape_property(&title));
     let mut message = String::new();
-    if file.path.contains('!') {
+    if super::file_on_disk(&file.path) != file.path {
         let _ = write!(message, "{}: ", file.path);
     }
     if game.index > 0 {

@@ -51,6 +51,15 @@ impl CheckLine {
     }
 }
 
+/// The file on disk an input name stands for: an archive entry
+/// (`ARCHIVE!ENTRY`) is its archive; any other name, `!` or not, is itself.
+pub fn file_on_disk(name: &str) -> &str {
+    name.match_indices('!')
+        .map(|(i, _)| &name[..i])
+        .find(|prefix| crate::input::archive::kind_of(std::path::Path::new(prefix)).is_some())
+        .unwrap_or(name)
+}
+
 /// A sink for audit results, called in input order.
 pub trait Reporter {
     /// One game's results (games come file by file, in input order).

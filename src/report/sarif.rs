@@ -115,7 +115,7 @@ fn level(s: Severity) -> &'static str {
 /// (`/` kept, so a path stays a path). An archive entry points at its
 /// archive; the entry is named in the result's properties.
 fn uri(path: &str) -> String {
-    let file = path.split_once('!').map_or(path, |(archive, _)| archive);
+    let file = super::file_on_disk(path);
     let mut out = String::with_capacity(file.len());
     for &b in file.as_bytes() {
         if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
@@ -240,6 +240,7 @@ mod tests {
     fn uris_are_percent_encoded_paths() {
         assert_eq!(uri("games/a b#1.sgf"), "games/a%20b%231.sgf");
         assert_eq!(uri("k.zip!2019/x.sgf"), "k.zip");
+        assert_eq!(uri("wow!.sgf"), "wow%21.sgf");
         assert_eq!(uri("棋.sgf"), "%E6%A3%8B.sgf");
     }
 }
