@@ -129,9 +129,7 @@ impl Sim<'_> {
             if l.count == 1 && self.owner[l.first] == Some(opp) {
                 // The opponent's only answer is to fill its own eye.
                 let t = l.first;
-                self.set(t, Some(opp));
-                let (mine, m) = self.strings_beside(t, c);
-                let saved = self.libs(t).count >= 2 && !mine[..m].iter().any(|x| x.count == 0);
+                let saved = self.place_keeping_two_liberties(t, opp);
                 self.set(t, None);
                 if !saved {
                     return Fill::Kills;
@@ -160,17 +158,9 @@ impl Sim<'_> {
                 if l.count != 1 {
                     continue;
                 }
-                let t = l.first;
-                self.set(t, Some(c));
-                let (theirs, k) = self.strings_beside(t, c.opponent());
-                let ok = self.libs(t).count >= 2 && !theirs[..k].iter().any(|x| x.count == 0);
-                if ok {
-                    if self.owner[t].is_some() {
-                        to_fill.push(t);
-                    }
+                if self.protect_at(l.first, c, to_fill) {
                     continue 'again;
                 }
-                self.set(t, None);
             }
             return;
         }
@@ -192,18 +182,33 @@ impl Sim<'_> {
             if l.count != 1 {
                 continue;
             }
-            let t = l.first;
-            self.set(t, Some(c));
-            let (theirs, k) = self.strings_beside(t, c.opponent());
-            let ok = self.libs(t).count >= 2 && !theirs[..k].iter().any(|x| x.count == 0);
-            if ok {
-                if self.owner[t].is_some() {
-                    to_fill.push(t);
-                }
-            } else {
-                self.set(t, None);
-            }
+            self.protect_at(l.first, c, to_fill);
         }
+    }
+
+    /// Places a stone of `c` at `t`, the last liberty of a string of `c`:
+    /// kept when the string then has two liberties or more and nothing is
+    /// captured (a territory point filled so is recorded in `to_fill`),
+    /// taken back otherwise. Whether it was kept.
+    fn protect_at(&mut self, t: usize, c: Color, to_fill: &mut Vec<usize>) -> bool {
+        if self.place_keeping_two_liberties(t, c) {
+            if self.owner[t].is_some() {
+                to_fill.push(t);
+            }
+            true
+        } else {
+            self.set(t, None);
+            false
+        }
+    }
+
+    /// Places a stone of `c` at `t` and says whether its string has two
+    /// liberties or more and no string beside it was left without liberties
+    /// (a capture). The stone stays placed either way.
+    fn place_keeping_two_liberties(&mut self, t: usize, c: Color) -> bool {
+        self.set(t, Some(c));
+        let (theirs, k) = self.strings_beside(t, c.opponent());
+        self.libs(t).count >= 2 && !theirs[..k].iter().any(|x| x.count == 0)
     }
 
     fn colours_beside(&self, p: usize) -> [bool; 2] {

@@ -55,6 +55,17 @@ pub struct ParsedGame {
     pub findings: Vec<Finding>,
 }
 
+impl ParsedGame {
+    fn no_record(why: NoRecord, findings: Vec<Finding>) -> ParsedGame {
+        ParsedGame {
+            record: None,
+            info: GameInfo::default(),
+            error: Some(why),
+            findings,
+        }
+    }
+}
+
 /// Decodes and scans a file's bytes.
 pub fn read(bytes: Vec<u8>) -> Collection {
     let decoded = decode::decode(bytes);
@@ -183,26 +194,14 @@ impl Collection {
         if span.nodes == 0 {
             let why = NoRecord::NoNode;
             findings.push(Finding::new(why.code(), why.to_string()));
-            return ParsedGame {
-                record: None,
-                info: GameInfo::default(),
-                error: Some(why),
-                findings,
-            };
+            return ParsedGame::no_record(why, findings);
         }
         if span.nodes > CHUNKED_ABOVE_NODES {
             return self.parse_long_game(src, span.nodes, findings);
         }
-        let strict = ParseOptions::default();
-        let tree = match parse_with_options(src, &strict) {
-            Ok(trees) => first_tree(trees),
-            Err(e) => {
-                let lenient = ParseOptions {
-                    lenient: true,
-                    ..ParseOptions::default()
-                };
-                let trees = parse_with_options(src, &lenient).unwrap_or_default();
-                let tree = first_tree(trees);
+        let tree = match parse_tolerant(src) {
+            (tree, None) => tree,
+            (tree, Some(e)) => {
                 let kept = tree.as_ref().map_or(0, count_nodes);
                 if kept < span.nodes {
                     let first = span
@@ -233,12 +232,7 @@ impl Collection {
             }
         };
         let Some(tree) = tree else {
-            return ParsedGame {
-                record: None,
-                info: GameInfo::default(),
-                error: Some(NoRecord::Unparsable),
-                findings,
-            };
+            return ParsedGame::no_record(NoRecord::Unparsable, findings);
         };
         match tree {
             GameTree::GoGame(root) => {
@@ -268,12 +262,7 @@ impl Collection {
                 convert::dismantle(root);
                 let why = NoRecord::NotGo(gm);
                 findings.push(Finding::new(why.code(), why.to_string()));
-                ParsedGame {
-                    record: None,
-                    info: GameInfo::default(),
-                    error: Some(why),
-                    findings,
-                }
+                ParsedGame::no_record(why, findings)
             }
         }
     }
@@ -300,17 +289,7 @@ impl Collection {
                 text.push_str(&src[s..e]);
             }
             text.push(')');
-            let (tree, error) = match parse_with_options(&text, &ParseOptions::default()) {
-                Ok(trees) => (first_tree(trees), None),
-                Err(e) => {
-                    let lenient = ParseOptions {
-                        lenient: true,
-                        ..ParseOptions::default()
-                    };
-                    let trees = parse_with_options(&text, &lenient).unwrap_or_default();
-                    (first_tree(trees), Some(e))
-                }
-            };
+            let (tree, error) = parse_tolerant(&text);
             let Some(GameTree::GoGame(root)) = tree else {
                 if let Some(GameTree::Unknown(root)) = tree {
                     convert::dismantle(root);
@@ -318,12 +297,7 @@ impl Collection {
                 if converter.is_none() {
                     let why = NoRecord::NotGoOrUnparsable;
                     findings.push(Finding::new(why.code(), why.to_string()));
-                    return ParsedGame {
-                        record: None,
-                        info: GameInfo::default(),
-                        error: Some(why),
-                        findings,
-                    };
+                    return ParsedGame::no_record(why, findings);
                 }
                 break;
             };
@@ -348,12 +322,7 @@ impl Collection {
         }
         let Some(c) = converter else {
             findings.push(Finding::new(Code::ParseFailed, "no node could be parsed"));
-            return ParsedGame {
-                record: None,
-                info: GameInfo::default(),
-                error: Some(NoRecord::Unparsable),
-                findings,
-            };
+            return ParsedGame::no_record(NoRecord::Unparsable, findings);
         };
         let c = c.finish();
         findings.extend(c.findings);
@@ -428,6 +397,22 @@ fn blank_junk(raw: &str, base: usize, problems: &[scan::Problem]) -> String {
     }
     // Junk spans start and end on character boundaries, so this stays UTF-8.
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// The first game tree of `text`, parsed strictly, or leniently (keeping what
+/// comes before the first error) when the strict parse fails, with its error.
+fn parse_tolerant(text: &str) -> (Option<GameTree>, Option<sgf_parse::SgfParseError>) {
+    match parse_with_options(text, &ParseOptions::default()) {
+        Ok(trees) => (first_tree(trees), None),
+        Err(e) => {
+            let lenient = ParseOptions {
+                lenient: true,
+                ..ParseOptions::default()
+            };
+            let trees = parse_with_options(text, &lenient).unwrap_or_default();
+            (first_tree(trees), Some(e))
+        }
+    }
 }
 
 fn first_tree(trees: Vec<GameTree>) -> Option<GameTree> {
