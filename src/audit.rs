@@ -11,6 +11,7 @@ use crate::core::replay::{EndState, Replayer, Verdicts};
 use crate::core::rules::RuleOptions;
 use crate::duplicates::{line_hashes, DuplicateOf};
 use crate::input::InputError;
+use crate::pictures::{self, Pictures};
 use crate::scoring::{recorded, score_game, NotScored, Scoring, ScoringOptions};
 use crate::sgf::{self, NoGame, NoRecord};
 
@@ -22,6 +23,9 @@ pub struct AuditOptions {
     /// Files, standard input and archive entries larger than this many bytes
     /// are not read (`--max-file-size`).
     pub max_file_size: u64,
+    /// Keep the positions a report draws ([`crate::pictures`]) for the games
+    /// worth a picture (`--out`, `--html`).
+    pub pictures: bool,
 }
 
 impl Default for AuditOptions {
@@ -30,6 +34,7 @@ impl Default for AuditOptions {
             rules: RuleOptions::default(),
             scoring: ScoringOptions::default(),
             max_file_size: crate::input::DEFAULT_MAX_FILE_SIZE,
+            pictures: false,
         }
     }
 }
@@ -113,6 +118,8 @@ pub struct GameReport {
     pub line: Vec<u64>,
     /// The earlier game of the run this one repeats, if any.
     pub duplicate_of: Option<DuplicateOf>,
+    /// The positions a report draws, when asked for and worth drawing.
+    pub pictures: Option<Box<Pictures>>,
 }
 
 impl GameReport {
@@ -131,6 +138,7 @@ impl GameReport {
             scoring: Scoring::NotScored(NotScored::NotAudited),
             line: Vec::new(),
             duplicate_of: None,
+            pictures: None,
         }
     }
 
@@ -327,6 +335,16 @@ fn audit_game(
         &opts.scoring,
         &mut findings,
     );
+    let pictures = (opts.pictures && pictures::wanted(&findings, &scoring)).then(|| {
+        let final_board = replayer.board().snapshot();
+        Box::new(pictures::take(
+            &record,
+            &findings,
+            &scoring,
+            final_board,
+            replayer,
+        ))
+    });
     GameReport {
         index,
         status: Status::Ok,
@@ -341,5 +359,6 @@ fn audit_game(
         scoring,
         line: line_hashes(&record),
         duplicate_of: None,
+        pictures,
     }
 }

@@ -143,4 +143,23 @@ fn reports_are_what_the_product_writes() {
         let got = std::fs::read_to_string(tmp.join(name)).unwrap();
         compare(name, &got, &root().join("reports").join(name));
     }
+    // The report links the audited files relative to itself: from the
+    // scratch directory they lie elsewhere than from reports/.
+    let got = std::fs::read_to_string(tmp.join("report.html")).unwrap();
+    let from_scratch = format!("href=\"{}", relative(&tmp, &root()));
+    let got = got.replace(&from_scratch, "href=\"../");
+    compare("report.html", &got, &root().join("reports/report.html"));
+}
+
+/// The path from directory `from` to directory `to`, ending in `/`.
+fn relative(from: &std::path::Path, to: &std::path::Path) -> String {
+    let from: Vec<_> = from.components().collect();
+    let to: Vec<_> = to.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut s = "../".repeat(from.len() - common);
+    for c in &to[common..] {
+        s.push_str(&c.as_os_str().to_string_lossy());
+        s.push('/');
+    }
+    s
 }

@@ -172,9 +172,13 @@ pub struct CheckArgs {
     /// What to print on standard output.
     #[arg(long, value_enum, default_value = "summary")]
     pub format: Format,
-    /// Also write games.csv and findings.csv into DIR.
+    /// Also write games.csv, findings.csv and report.html into DIR.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Also write the HTML report (summary, charts, a board diagram for each
+    /// game with a problem) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Worker threads (0 = all cores).
     #[arg(short = 'j', long, default_value_t = 0)]
     pub jobs: usize,
@@ -266,6 +270,7 @@ impl CheckArgs {
                 check_markup: self.check_markup,
             },
             max_file_size: self.max_file_size,
+            pictures: self.out.is_some() || self.html.is_some(),
         }
     }
 

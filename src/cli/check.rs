@@ -11,6 +11,7 @@ use sgfaudit::input::{self, Walk};
 use sgfaudit::pipeline::{self, Output};
 use sgfaudit::report::csv::{CsvGamesReporter, CsvReporter};
 use sgfaudit::report::github::GithubReporter;
+use sgfaudit::report::html::HtmlReporter;
 use sgfaudit::report::jsonl::JsonlReporter;
 use sgfaudit::report::sarif::SarifReporter;
 use sgfaudit::report::text::TextReporter;
@@ -160,7 +161,8 @@ fn paths(args: &CheckArgs) -> Result<Vec<String>, ExitCode> {
     Ok(paths)
 }
 
-/// The reporters the options ask for: one on standard output, CSV into `--out`.
+/// The reporters the options ask for: one on standard output, CSV and HTML
+/// into `--out`, HTML to `--html`.
 fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter>>, ExitCode> {
     let stdout = io::BufWriter::new(io::stdout().lock());
     let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
@@ -175,6 +177,20 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter>>, ExitCode> {
             Ok(r) => reporters.push(Box::new(r)),
             Err(e) => {
                 let why = format!("cannot write reports into {}: {e}", dir.display());
+                return Err(usage_error(&why));
+            }
+        }
+    }
+    let html_paths = args
+        .out
+        .iter()
+        .map(|dir| dir.join("report.html"))
+        .chain(args.html.clone());
+    for path in html_paths {
+        match HtmlReporter::create(&path) {
+            Ok(r) => reporters.push(Box::new(r)),
+            Err(e) => {
+                let why = format!("cannot write the HTML report {}: {e}", path.display());
                 return Err(usage_error(&why));
             }
         }

@@ -18,7 +18,7 @@ use sgfaudit::core::rules::{source_rule, Ruleset};
 use sgfaudit::input::{Item, Source, DEFAULT_MAX_FILE_SIZE};
 use sgfaudit::report::diagram::{self, Mark, COLUMNS};
 use sgfaudit::scoring::recorded::{parse_rules, DeclaredRules};
-use sgfaudit::scoring::{Scored, Scoring};
+use sgfaudit::scoring::Scoring;
 
 use super::args::ExplainArgs;
 use super::usage_error;
@@ -78,26 +78,6 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     }
 }
 
-/// The record up to (and with) its `n`-th move; `None` when it has fewer.
-/// The record cut at its `n`-th move (from 1): the events before it and
-/// the events up to and including it, or `None` when it has fewer moves.
-fn around_move(record: &GameRecord, n: u32) -> Option<(GameRecord, GameRecord)> {
-    let at = record
-        .events
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| matches!(e, Event::Move { .. }))
-        .nth(n.checked_sub(1)? as usize)?
-        .0;
-    let cut = |end: usize| {
-        let mut r = record.clone();
-        r.events.truncate(end);
-        r.markup = None;
-        r
-    };
-    Some((cut(at), cut(at + 1)))
-}
-
 fn board_after(record: &GameRecord) -> Box<Board> {
     let mut rp = Replayer::new();
     rp.replay(record, &Default::default());
@@ -153,7 +133,7 @@ fn write_svg(
     mark: impl Fn(Point) -> Option<Mark>,
 ) -> io::Result<()> {
     let Some(path) = path else { return Ok(()) };
-    std::fs::write(path, diagram::svg(board, title, mark))
+    std::fs::write(path, diagram::svg(&board.snapshot(), title, mark))
         .map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))
 }
 
@@ -170,7 +150,7 @@ fn explain_move(
     findings: &[Finding],
     svg: &Svg,
 ) -> io::Result<bool> {
-    let Some((before, after)) = around_move(record, m) else {
+    let Some((before, after)) = record.around_move(m) else {
         eprintln!("sgfaudit: the record has no move {m} (moves count from 1)");
         return Ok(false);
     };
@@ -280,12 +260,15 @@ fn explain_end(
          + Black, - White; s seki eye, f point to fill (no territory under Japanese rule 8)",
         s.dead.source.key()
     )?;
-    draw(out, &b, |p| final_mark(s, &b, p))?;
+    let snap = b.snapshot();
+    draw(out, &b, |p| diagram::japanese_mark(s, &snap, p))?;
     let title = format!(
         "{}, the final position ({moves} moves): dead stones crossed, Japanese territory as squares, s seki eye, f point to fill",
         svg.title
     );
-    write_svg(svg.path, &b, &title, |p| final_mark(s, &b, p))?;
+    write_svg(svg.path, &b, &title, |p| {
+        diagram::japanese_mark(s, &snap, p)
+    })?;
     writeln!(out, "\ncounts:")?;
     for (c, sc) in s.scores.iter() {
         writeln!(
@@ -350,28 +333,4 @@ fn explain_end(
         }
     }
     Ok(true)
-}
-
-fn final_mark(s: &Scored, board: &Board, p: Point) -> Option<Mark> {
-    if s.dead.black.contains(&p) || s.dead.white.contains(&p) {
-        return Some(Mark::Dead);
-    }
-    if board.get(p).is_some() {
-        return None;
-    }
-    if s.position.seki_eye_points.contains(&p) {
-        return Some(Mark::SekiEye);
-    }
-    if s.position.fill_points.contains(&p) {
-        return Some(Mark::Fill);
-    }
-    let n = usize::from(board.size());
-    match s
-        .position
-        .owner
-        .get(usize::from(p.y) * n + usize::from(p.x))
-    {
-        Some(Some(c)) => Some(Mark::Territory(*c)),
-        _ => None,
-    }
 }

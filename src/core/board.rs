@@ -206,6 +206,29 @@ pub struct Board {
     count: [u32; 2],
 }
 
+/// The stones of a position and nothing else: what a diagram needs, small
+/// enough to keep (a [`Board`] carries its strings and history).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    size: u8,
+    /// Row-major, `y * size + x`.
+    points: Vec<Option<Color>>,
+}
+
+impl Snapshot {
+    pub fn size(&self) -> u8 {
+        self.size
+    }
+
+    /// The colour at a point, `None` when empty or off the board.
+    pub fn get(&self, p: Point) -> Option<Color> {
+        if p.x >= self.size || p.y >= self.size {
+            return None;
+        }
+        self.points[usize::from(p.y) * usize::from(self.size) + usize::from(p.x)]
+    }
+}
+
 impl Board {
     /// An empty board of the given side.
     pub fn new(size: BoardSize) -> Box<Board> {
@@ -250,6 +273,16 @@ impl Board {
 
     pub fn size(&self) -> u8 {
         self.size
+    }
+
+    /// The stones as they stand, without the strings and the history.
+    pub fn snapshot(&self) -> Snapshot {
+        let n = self.size;
+        let points = (0..n)
+            .flat_map(|y| (0..n).map(move |x| Point::new(x, y)))
+            .map(|p| self.get(p))
+            .collect();
+        Snapshot { size: n, points }
     }
 
     /// The incremental Zobrist hash of the stones on the board.

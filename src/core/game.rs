@@ -79,6 +79,26 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The record cut around its `n`-th move (from 1): the events before it,
+    /// and the events up to and including it; `None` when it has fewer moves.
+    /// The cuts carry no markup: it belongs to the end of the game.
+    pub fn around_move(&self, n: u32) -> Option<(GameRecord, GameRecord)> {
+        let at = self
+            .events
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(e, Event::Move { .. }))
+            .nth(usize::try_from(n.checked_sub(1)?).ok()?)?
+            .0;
+        let cut = |end: usize| {
+            let mut r = self.clone();
+            r.events.truncate(end);
+            r.markup = None;
+            r
+        };
+        Some((cut(at), cut(at + 1)))
+    }
+
     /// The rulesets whose verdicts bind this record (all three when none is declared).
     pub fn binding_rulesets(&self) -> RulesetSet {
         self.binding.unwrap_or(RulesetSet::ALL)

@@ -4,7 +4,8 @@
 
 use std::fmt::Write as _;
 
-use crate::core::board::{Board, Color, Point};
+use crate::core::board::{Color, Point, Snapshot};
+use crate::scoring::Scored;
 
 /// What a diagram shows on a point besides its stone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +22,54 @@ pub enum Mark {
     SekiEye,
     /// A point that must be filled: no territory under Japanese rule 8.
     Fill,
+    /// A stone that still stands, numbered with the move that played it.
+    Numbered(u32),
+    /// A point whose stone the move just played removed.
+    Captured,
+}
+
+/// The final position's mark on `p` as the Japanese count sees it: dead
+/// stones, territory, and the points rule 8 leaves out (seki eyes, points
+/// to fill).
+pub fn japanese_mark(s: &Scored, board: &Snapshot, p: Point) -> Option<Mark> {
+    if s.dead.black.contains(&p) || s.dead.white.contains(&p) {
+        return Some(Mark::Dead);
+    }
+    if board.get(p).is_some() {
+        return None;
+    }
+    if s.position.seki_eye_points.contains(&p) {
+        return Some(Mark::SekiEye);
+    }
+    if s.position.fill_points.contains(&p) {
+        return Some(Mark::Fill);
+    }
+    territory_mark(s, board, p)
+}
+
+/// The final position's mark on `p` as area counting sees it: dead stones
+/// and every point surrounded by one colour, seki eyes and points to fill
+/// included.
+pub fn area_mark(s: &Scored, board: &Snapshot, p: Point) -> Option<Mark> {
+    if s.dead.black.contains(&p) || s.dead.white.contains(&p) {
+        return Some(Mark::Dead);
+    }
+    if board.get(p).is_some() {
+        return None;
+    }
+    territory_mark(s, board, p)
+}
+
+fn territory_mark(s: &Scored, board: &Snapshot, p: Point) -> Option<Mark> {
+    let n = usize::from(board.size());
+    match s
+        .position
+        .owner
+        .get(usize::from(p.y) * n + usize::from(p.x))
+    {
+        Some(Some(c)) => Some(Mark::Territory(*c)),
+        _ => None,
+    }
 }
 
 /// Columns as Go diagrams letter them: no I.
@@ -57,7 +106,7 @@ fn star_points(n: u8) -> Vec<u8> {
 }
 
 /// The board as an SVG diagram titled `title`, with `mark` on each point.
-pub fn svg(board: &Board, title: &str, mark: impl Fn(Point) -> Option<Mark>) -> String {
+pub fn svg(board: &Snapshot, title: &str, mark: impl Fn(Point) -> Option<Mark>) -> String {
     let n = u32::from(board.size());
     // A margin of one and a half cells holds the coordinates clear of the
     // stones on the edge.
@@ -177,6 +226,25 @@ fn draw_point(s: &mut String, (cx, cy): (u32, u32), stone: Option<Color>, mark: 
                 "<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"{fill}\" stroke=\"#000\"/>",
                 cx - 4,
                 cy - 4
+            );
+        }
+        Some(Mark::Numbered(k)) => {
+            let size = if k >= 100 { 9 } else { 11 };
+            let _ = writeln!(
+                s,
+                "<text x=\"{cx}\" y=\"{cy}\" text-anchor=\"middle\" dominant-baseline=\"central\" \
+                 font-size=\"{size}\" fill=\"{ink}\">{k}</text>"
+            );
+        }
+        Some(Mark::Captured) => {
+            let d = r / 2;
+            let _ = writeln!(
+                s,
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#c00\" stroke-width=\"2\"/>",
+                cx - d,
+                cy - d,
+                2 * d,
+                2 * d
             );
         }
         Some(Mark::SekiEye) | Some(Mark::Fill) => {

@@ -2,9 +2,11 @@
 //! [`Summary`] they all can use. Only this layer knows JSON, CSV, SARIF
 //! and GitHub's workflow commands.
 
+pub mod chart;
 pub mod csv;
 pub mod diagram;
 pub mod github;
+pub mod html;
 pub mod jsonl;
 pub mod sarif;
 pub mod text;

@@ -115,3 +115,12 @@ pub fn jsonl(args: &[&str]) -> (i32, Vec<serde_json::Value>) {
         .collect();
     (out.status.code().unwrap_or(-1), rows)
 }
+
+/// A record with markup in PB, PW, RE and C, for the HTML report's tests
+/// (tests/html_report.rs, tests/browser.rs); W[ee] on Black's stone makes
+/// it an error, so the report gives it a section.
+pub const HOSTILE: &str = "(;GM[1]FF[4]CA[UTF-8]SZ[9]\
+PB[<script>window.pwned=1</script>]\
+PW[<img src=x onerror=\"document.body.setAttribute('data-pwned',1)\">]\
+RE[B+R\"><svg onload=alert(1)>]C[</title><script>alert(2)</script>]\
+;B[ee];W[ee])";

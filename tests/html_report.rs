@@ -1,0 +1,251 @@
+//! The HTML report without a browser: its diagrams are well-formed SVG and
+//! show the stones the rules give (worked out by hand), every in-page link
+//! has its target, and text from records and file names is escaped.
+//! tests/browser.rs loads the same reports in Chromium.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::Command;
+
+use common::{root, scratch};
+
+fn check(args: &[&str]) -> i32 {
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .current_dir(root())
+        .arg("check")
+        .args(args)
+        .output()
+        .expect("run sgfaudit");
+    out.status.code().unwrap_or(-1)
+}
+
+/// Every `<svg>...</svg>` of a page, parsed as XML (which fails on any
+/// markup that is not well-formed).
+fn svgs(page: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = page;
+    while let Some(start) = rest.find("<svg") {
+        let end = rest[start..].find("</svg>").expect("closed svg") + start + 6;
+        let svg = &rest[start..end];
+        roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("{e}: {svg}"));
+        out.push(svg.to_string());
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// The stones of a board diagram, by Go coordinates (`D5`), and the number
+/// written on each stone that carries one.
+fn stones(svg: &str) -> (BTreeMap<String, &'static str>, BTreeMap<String, String>) {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let size = doc.descendants().filter(|n| n.has_tag_name("line")).count() / 2;
+    // The diagram's grid: a margin of 36 and 24 per line (report::diagram).
+    let point = |x: f64, y: f64| {
+        let col = ((x - 36.0) / 24.0).round() as usize;
+        let row = ((y - 36.0) / 24.0).round() as usize;
+        format!("{}{}", b"ABCDEFGHJKLMNOPQRST"[col] as char, size - row)
+    };
+    let num = |n: roxmltree::Node, a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
+    let mut colours = BTreeMap::new();
+    let mut numbers = BTreeMap::new();
+    for n in doc.descendants() {
+        if n.has_tag_name("circle") && n.attribute("r") == Some("11") {
+            let colour = match n.attribute("fill") {
+                Some("#000") => "B",
+                _ => "W",
+            };
+            colours.insert(point(num(n, "cx"), num(n, "cy")), colour);
+        }
+        // Move numbers are the texts inside the grid (coordinates lie in
+        // the margin).
+        if n.has_tag_name("text") && num(n, "x") > 30.0 && num(n, "y") > 30.0 {
+            let label = n.text().unwrap_or_default().to_string();
+            if label.parse::<u32>().is_ok() {
+                numbers.insert(point(num(n, "x"), num(n, "y")), label);
+            }
+        }
+    }
+    (colours, numbers)
+}
+
+fn set(points: &[(&str, &'static str)]) -> BTreeMap<String, &'static str> {
+    points.iter().map(|(p, c)| (p.to_string(), *c)).collect()
+}
+
+/// Move 10 of `ko-immediate.sgf` retakes the ko at once (R404 under every
+/// ruleset). By hand from its moves (dd ed ce de df fe aa ef ee de): before
+/// move 10, Black D6 C5 D4 A9 E5 and White E6 F5 E4 (move 9 took D5); after
+/// it, D5 is White again and Black's E5 is gone. The stones standing after
+/// it carry their move numbers: 1 D6, 2 E6, 3 C5, 5 D4, 6 F5, 7 A9, 8 E4,
+/// 10 D5 (4 was taken at 9, 9 at 10).
+#[test]
+fn the_ko_retake_is_drawn_before_and_after_with_the_stone_it_takes() {
+    let dir = scratch("html-ko");
+    let page_path = dir.join("ko.html");
+    let code = check(&[
+        "corpus/rules/ko-immediate.sgf",
+        "-q",
+        "--html",
+        page_path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "the retake is an error");
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    let all = svgs(&page);
+    let before = all
+        .iter()
+        .find(|s| s.contains("<title>Before move 10</title>"))
+        .expect("the position before move 10");
+    let after = all
+        .iter()
+        .find(|s| s.contains("<title>After move 10 at D5</title>"))
+        .expect("the position after move 10");
+    let (b, _) = stones(before);
+    assert_eq!(
+        b,
+        set(&[
+            ("D6", "B"),
+            ("C5", "B"),
+            ("D4", "B"),
+            ("A9", "B"),
+            ("E5", "B"),
+            ("E6", "W"),
+            ("F5", "W"),
+            ("E4", "W"),
+        ])
+    );
+    let (a, numbers) = stones(after);
+    assert_eq!(
+        a,
+        set(&[
+            ("D6", "B"),
+            ("C5", "B"),
+            ("D4", "B"),
+            ("A9", "B"),
+            ("D5", "W"),
+            ("E6", "W"),
+            ("F5", "W"),
+            ("E4", "W"),
+        ])
+    );
+    let expected: BTreeMap<String, String> = [
+        ("D6", 1),
+        ("E6", 2),
+        ("C5", 3),
+        ("D4", 5),
+        ("F5", 6),
+        ("A9", 7),
+        ("E4", 8),
+        ("D5", 10),
+    ]
+    .iter()
+    .map(|(p, n)| (p.to_string(), n.to_string()))
+    .collect();
+    assert_eq!(numbers, expected);
+    // The stone the retake removed (E5) is marked: one red square, centred
+    // on E5 (x = 36 + 4 * 24, y = 36 + 4 * 24).
+    let doc = roxmltree::Document::parse(after).unwrap();
+    let squares: Vec<(f64, f64)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("rect") && n.attribute("stroke") == Some("#c00"))
+        .map(|n| {
+            let f = |a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
+            (f("x") + f("width") / 2.0, f("y") + f("height") / 2.0)
+        })
+        .collect();
+    assert_eq!(squares, vec![(132.0, 132.0)]);
+    // The finding's move links to the diagram.
+    assert!(page.contains("<a href=\"#g0-m10\">10</a>"));
+    assert!(page.contains("id=\"g0-m10\""));
+}
+
+/// Every `href="#x"` of a page has an element with `id="x"`.
+fn assert_anchors_resolve(page: &str) {
+    let ids: BTreeSet<&str> = page
+        .split("id=\"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .collect();
+    let mut links = 0;
+    for target in page.split("href=\"#").skip(1) {
+        let id = target.split('"').next().unwrap();
+        assert!(ids.contains(id), "a link to #{id}, which no element has");
+        links += 1;
+    }
+    assert!(links > 0);
+}
+
+/// `--out` writes report.html beside the CSV tables; over the bundled
+/// corpus its links resolve, its sections are capped, and every file link
+/// points at a file that exists.
+#[test]
+fn the_corpus_report_links_resolve() {
+    let dir = scratch("html-corpus");
+    let code = check(&["corpus/", "-q", "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(page.trim_end().ends_with("</html>"));
+    assert_anchors_resolve(&page);
+    svgs(&page);
+    let sections = page.matches("<section class=\"game\"").count();
+    assert!(sections > 0 && sections <= sgfaudit::report::html::MAX_SECTIONS);
+    for link in page.split("<a href=\"").skip(1) {
+        let href = link.split('"').next().unwrap();
+        if href.starts_with('#') {
+            continue;
+        }
+        let decoded = percent_decode(href);
+        assert!(
+            dir.join(&decoded).exists(),
+            "a link to {href} ({decoded}), which does not exist"
+        );
+    }
+    assert!(!Path::new(&dir.join(".report.html.partial")).exists());
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap();
+            out.push(u8::from_str_radix(hex, 16).unwrap());
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn text_from_records_and_file_names_is_escaped() {
+    let dir = scratch("html-hostile");
+    let games = dir.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::write(
+        games.join("<img src=x onerror=alert(3)>.sgf"),
+        common::HOSTILE,
+    )
+    .unwrap();
+    let page_path = dir.join("report.html");
+    let code = check(&[
+        games.to_str().unwrap(),
+        "-q",
+        "--html",
+        page_path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "W[ee] on Black's stone is an error");
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    for raw in ["<script", "<img", "<svg onload", "</title><"] {
+        assert!(!page.contains(raw), "{raw} reached the page as markup");
+    }
+    assert!(page.contains("&lt;script&gt;window.pwned=1&lt;/script&gt;"));
+    assert!(page.contains("%3Cimg%20src%3Dx%20onerror%3Dalert%283%29%3E.sgf"));
+    svgs(&page);
+    assert_anchors_resolve(&page);
+}
