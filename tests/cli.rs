@@ -293,6 +293,7 @@ fn explain_shows_the_ko_retake() {
         assert!(line.contains(" ko "), "{line}");
     }
     assert!(out.contains("R404"), "{out}");
+    assert!(!out.contains('\x1b'), "no colour in a pipe: {out}");
 
     let (code, _, err) = run(&["explain", "corpus/rules/ko-immediate.sgf", "--move", "11"]);
     assert_eq!(code, 2);
@@ -368,4 +369,48 @@ fn explain_svg_draws_the_position_and_escapes_names() {
         dir.join("no/such/dir.svg").to_str().unwrap(),
     ]);
     assert_eq!(code, 2, "a diagram that cannot be written is an error");
+}
+
+/// `explain` on every game of `corpus/`: each game that could be audited
+/// is explained (exit 0, a board drawn), with and without `--move` at its
+/// first finding at a move; each game that could not be audited gets a
+/// message saying why (exit 2). Never a crash.
+#[test]
+fn explain_works_on_every_game_of_the_corpus() {
+    let (_, rows) = common::jsonl(&["corpus/"]);
+    assert!(rows.len() > 400);
+    let mut explained = 0;
+    for row in &rows {
+        let file = row["file"].as_str().unwrap();
+        if file.contains('!') || file.ends_with(".gz") || file.ends_with(".bz2") {
+            continue; // explain reads plain files on disk
+        }
+        let game = row["game"].as_u64().unwrap().to_string();
+        let (code, out, err) = run(&["explain", file, "--game", &game]);
+        if row["status"] == "ok" {
+            assert_eq!(code, 0, "{file} game {game}: {err}");
+            assert!(
+                out.contains("\n    A"),
+                "{file} game {game}: no board in {out}"
+            );
+            explained += 1;
+            let first_move = row["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|f| f["move"].as_u64())
+                // Move 0 places a property finding before the first move.
+                .find(|&m| m > 0);
+            if let Some(m) = first_move {
+                let m = m.to_string();
+                let (code, out, err) = run(&["explain", file, "--game", &game, "--move", &m]);
+                assert_eq!(code, 0, "{file} game {game} move {m}: {err}");
+                assert!(out.contains("verdicts:"), "{out}");
+            }
+        } else {
+            assert_eq!(code, 2, "{file} game {game}");
+            assert!(err.starts_with("sgfaudit: "), "{file}: {err}");
+        }
+    }
+    assert!(explained > 400, "{explained}");
 }

@@ -5,9 +5,10 @@
 //! side, the result checks and why the countings differ. Plain text (no
 //! colour), so it reads the same in a pipe and with NO_COLOR.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use sgfaudit::audit::{audit_bytes, AuditOptions, Status};
 use sgfaudit::core::board::{Board, Color, Point};
@@ -23,7 +24,39 @@ use sgfaudit::scoring::Scoring;
 use super::args::ExplainArgs;
 use super::usage_error;
 
+/// Whether to colour the output: standard output is a terminal and
+/// `NO_COLOR` (https://no-color.org) is unset or empty.
+static COLOUR: AtomicBool = AtomicBool::new(false);
+
+#[derive(Clone, Copy)]
+enum Ink {
+    Red,
+    Green,
+}
+
+/// `text` in `ink` when colour is on, as it is otherwise.
+fn paint(text: &str, ink: Ink) -> String {
+    if !COLOUR.load(Ordering::Relaxed) {
+        return text.to_string();
+    }
+    let code = match ink {
+        Ink::Red => "1;31",
+        Ink::Green => "32",
+    };
+    format!("\x1b[{code}m{text}\x1b[0m")
+}
+
+fn verdict_word(matches: bool) -> String {
+    if matches {
+        paint("match", Ink::Green)
+    } else {
+        paint("mismatch", Ink::Red)
+    }
+}
+
 pub fn run(args: ExplainArgs) -> ExitCode {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    COLOUR.store(io::stdout().is_terminal() && !no_color, Ordering::Relaxed);
     let item = Item {
         name: args.file.clone(),
         source: Source::File(args.file.clone().into()),
@@ -118,7 +151,15 @@ fn draw(
                 (_, Some(Color::White)) => '○',
                 (_, None) => '·',
             };
-            write!(out, " {c}")?;
+            let marked = matches!(
+                mark(p),
+                Some(Mark::Next | Mark::Played | Mark::Dead | Mark::SekiEye | Mark::Fill)
+            );
+            if marked {
+                write!(out, " {}", paint(&c.to_string(), Ink::Red))?;
+            } else {
+                write!(out, " {c}")?;
+            }
         }
         writeln!(out, " {}", n - y)?;
     }
@@ -196,9 +237,9 @@ fn explain_move(
             })
             .collect();
         let verdict = if against.is_empty() {
-            "legal".to_string()
+            paint("legal", Ink::Green)
         } else {
-            against.join(", ")
+            paint(&against.join(", "), Ink::Red)
         };
         writeln!(out, "  {:<9} {verdict}", r.key())?;
     }
@@ -289,14 +330,14 @@ fn explain_end(
                 out,
                 "  the {} count gives {computed}: {}",
                 r.key(),
-                if c.matches { "match" } else { "mismatch" }
+                verdict_word(c.matches)
             )?;
         }
         if let (Some(m), Some(ok)) = (&c.markup_computed, c.markup_matches) {
             writeln!(
                 out,
                 "  the record's own count gives {m}: {}",
-                if ok { "match" } else { "mismatch" }
+                verdict_word(ok)
             )?;
         }
         let matching: Vec<&str> = c.matching.iter().map(|c| c.key()).collect();
