@@ -49,7 +49,7 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\
 .card b{display:block;font-size:1.5em}\
 .error{color:#b00}.warning{color:#a60}.info{color:#357}\
 .boards{display:flex;flex-wrap:wrap;gap:16px}\
-.boards figure{margin:0}\
+.boards figure{margin:0;max-width:560px}\
 svg{max-width:100%;height:auto}\
 section.game{border-top:1px solid #ccc;margin-top:24px}\
 code{background:#f3f3f3;padding:1px 4px;word-break:break-all}\
