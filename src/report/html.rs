@@ -53,6 +53,7 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\
 svg{max-width:100%;height:auto}\
 section.game{border-top:1px solid #ccc;margin-top:24px}\
 code{background:#f3f3f3;padding:1px 4px;word-break:break-all}\
+a,h3,p{overflow-wrap:anywhere}\
 .charts{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}\
 ";
 

@@ -1,7 +1,7 @@
 // Loads an sgfaudit HTML report in headless Chromium and fails (exit 1) on:
 // a console error or page error, a dialog (alert, confirm), a script
 // element, a request for anything but the report itself, an in-page link
-// (#anchor) with no target, a relative link to a file that does not exist,
+// (#anchor) with no target, a page wider than a phone's 390 px, a relative link to a file that does not exist,
 // and, when EXPECT_TEXT is set, a page whose text does not show it.
 // Writes a screenshot of the top of the page and, when the report has game
 // sections, one of the first section. Prints one JSON line of what it saw.
@@ -81,6 +81,13 @@ try {
   const missing = seen.files.filter((h) => !existsSync(resolve(base, decodeURIComponent(h))));
   for (const h of missing) problems.push(`link to ${h}, which does not exist`);
   await page.screenshot({ path: `${shots}-top.png` });
+  // On a phone the page must not scroll sideways (wide tables scroll
+  // inside themselves).
+  await page.setViewportSize({ width: 390, height: 844 });
+  const phoneWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  if (phoneWidth > 390) problems.push(`on a 390 px phone the page is ${phoneWidth} px wide`);
+  await page.screenshot({ path: `${shots}-phone.png` });
+  await page.setViewportSize({ width: 1280, height: 1600 });
   const first = page.locator("section.game").first();
   if (seen.sections > 0) {
     await first.scrollIntoViewIfNeeded();
