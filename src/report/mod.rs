@@ -9,6 +9,7 @@ pub mod github;
 pub mod html;
 pub mod jsonl;
 pub mod sarif;
+pub mod table;
 pub mod text;
 
 use std::collections::BTreeMap;
