@@ -175,6 +175,10 @@ pub struct CheckArgs {
     /// Also write games.csv, findings.csv and report.html into DIR.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// With --out, also write games.parquet and findings.parquet (the same
+    /// tables as the CSVs, with typed columns).
+    #[arg(long, requires = "out")]
+    pub parquet: bool,
     /// Also write the HTML report (summary, charts, a board diagram for each
     /// game with a problem) to FILE.
     #[arg(long, value_name = "FILE")]

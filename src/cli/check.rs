@@ -181,6 +181,9 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter>>, ExitCode> {
             }
         }
     }
+    if let (Some(dir), true) = (&args.out, args.parquet) {
+        reporters.push(parquet_reporter(dir)?);
+    }
     let html_paths = args
         .out
         .iter()
@@ -196,6 +199,20 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter>>, ExitCode> {
         }
     }
     Ok(reporters)
+}
+
+#[cfg(feature = "parquet")]
+fn parquet_reporter(dir: &std::path::Path) -> Result<Box<dyn Reporter>, ExitCode> {
+    sgfaudit::report::parquet::ParquetReporter::create(dir)
+        .map(|r| Box::new(r) as Box<dyn Reporter>)
+        .map_err(|e| usage_error(&format!("cannot write Parquet into {}: {e}", dir.display())))
+}
+
+#[cfg(not(feature = "parquet"))]
+fn parquet_reporter(_dir: &std::path::Path) -> Result<Box<dyn Reporter>, ExitCode> {
+    Err(usage_error(
+        "--parquet: this sgfaudit was built without the `parquet` feature",
+    ))
 }
 
 /// GitHub's job summary file (`GITHUB_STEP_SUMMARY`), opened to append.

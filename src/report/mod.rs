@@ -1,13 +1,17 @@
 //! Output: every format behind one [`Reporter`] trait, plus the archive-wide
-//! [`Summary`] they all can use. Only this layer knows JSON, CSV, SARIF
-//! and GitHub's workflow commands.
+//! [`Summary`] they all can use. Only this layer knows JSON, CSV, SARIF,
+//! GitHub's workflow commands, HTML, Arrow and Parquet.
 
+#[cfg(feature = "parquet")]
+pub mod arrow;
 pub mod chart;
 pub mod csv;
 pub mod diagram;
 pub mod github;
 pub mod html;
 pub mod jsonl;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod sarif;
 pub mod table;
 pub mod text;
