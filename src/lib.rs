@@ -34,6 +34,7 @@ pub mod core;
 pub mod dead_stones;
 pub mod duplicates;
 pub mod input;
+pub mod options;
 pub mod pictures;
 pub mod pipeline;
 pub mod report;

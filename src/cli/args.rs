@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use sgfaudit::audit::AuditOptions;
-use sgfaudit::core::findings::{Code, Severity};
+use sgfaudit::core::findings::Severity;
 use sgfaudit::core::rules::{AgaSuperko, RuleOptions, SameColour, SwedishSuicide};
+use sgfaudit::options::{self, Selection, SeverityOverride};
 use sgfaudit::scoring::{DeadStonesMode, KomiMode, ScoreMode, ScoringOptions};
 
 #[derive(Parser)]
@@ -125,41 +126,6 @@ pub enum DeadStonesArg {
     None,
 }
 
-fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let (digits, unit) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
-        _ => (t, 'B'),
-    };
-    let shift = match unit {
-        'B' => 0,
-        'K' => 10,
-        'M' => 20,
-        'G' => 30,
-        _ => return Err(format!("`{s}`: the unit must be K, M or G")),
-    };
-    let n: u64 = digits
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a size"))?;
-    n.checked_mul(1 << shift)
-        .filter(|&v| v > 0)
-        .ok_or_else(|| format!("`{s}` is not a usable size"))
-}
-
-fn parse_komi(s: &str) -> Result<KomiMode, String> {
-    match s {
-        "record" => Ok(KomiMode::Record),
-        "rules" => Ok(KomiMode::Rules),
-        v => v
-            .parse::<f64>()
-            .ok()
-            .filter(|k| k.is_finite())
-            .map(KomiMode::Value)
-            .ok_or_else(|| format!("`{v}` is not record, rules or a number")),
-    }
-}
-
 #[derive(clap::Args)]
 pub struct CheckArgs {
     /// SGF files, directories (searched recursively for *.sgf in any letter
@@ -205,7 +171,7 @@ pub struct CheckArgs {
     /// Give the findings whose code starts with CODE this severity
     /// (comma-separated, repeatable: `R405=warning,A5=info`; the last that
     /// matches wins). Every output and the exit status follow.
-    #[arg(long, value_name = "CODE=LEVEL", value_delimiter = ',', value_parser = parse_severity_override)]
+    #[arg(long, value_name = "CODE=LEVEL", value_delimiter = ',', value_parser = options::parse_severity_override)]
     pub severity: Vec<SeverityOverride>,
     /// AGA repetition rule: the commentary's natural situational superko, or the
     /// plain situational superko other engines use.
@@ -232,11 +198,11 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value = "finished")]
     pub score: ScoreArg,
     /// Komi for scoring: `record` (KM, else the ruleset's own), `rules`, or a number.
-    #[arg(long, value_parser = parse_komi, default_value = "record")]
+    #[arg(long, value_parser = options::parse_komi, default_value = "record")]
     pub komi: KomiMode,
     /// Files, standard input and archive entries larger than this are not read
     /// (an error row says so): bytes, or with a K, M or G suffix.
-    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "256M")]
+    #[arg(long, value_name = "SIZE", value_parser = options::parse_size, default_value = "256M")]
     pub max_file_size: u64,
 }
 
@@ -278,19 +244,14 @@ impl CheckArgs {
         }
     }
 
-    /// The severity `--severity` gives findings of `code`, if it changes it.
-    pub fn severity_of(&self, code: &str) -> Option<Severity> {
-        self.severity
-            .iter()
-            .rev()
-            .find(|o| code.starts_with(&o.prefix))
-            .map(|o| o.severity)
-    }
-
-    /// Whether the selection (`--select`, `--ignore`) keeps findings of `code`.
-    pub fn keeps(&self, code: &str) -> bool {
-        let starts = |list: &[String]| list.iter().any(|p| code.starts_with(p.trim()));
-        (self.select.is_empty() || starts(&self.select)) && !starts(&self.ignore)
+    /// Which findings every output keeps (`--select`, `--ignore`), and at
+    /// what severity (`--severity`).
+    pub fn selection(&self) -> Selection {
+        Selection {
+            select: self.select.clone(),
+            ignore: self.ignore.clone(),
+            severity: self.severity.clone(),
+        }
     }
 
     /// The severity at which findings make the exit status 1 (`None`: never).
@@ -305,30 +266,4 @@ impl CheckArgs {
             FailOn::Never => None,
         }
     }
-}
-
-/// One `--severity CODE=LEVEL`.
-#[derive(Clone, Debug)]
-pub struct SeverityOverride {
-    pub prefix: String,
-    pub severity: Severity,
-}
-
-fn parse_severity_override(s: &str) -> Result<SeverityOverride, String> {
-    let (code, level) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}`: expected CODE=LEVEL, e.g. R405=warning"))?;
-    let prefix = code.trim().to_ascii_uppercase();
-    if prefix.is_empty() || !Code::ALL.iter().any(|c| c.id().starts_with(&prefix)) {
-        return Err(format!(
-            "`{code}`: no finding code starts with it (see `sgfaudit codes`)"
-        ));
-    }
-    let severity = match level.trim().to_ascii_lowercase().as_str() {
-        "error" => Severity::Error,
-        "warning" => Severity::Warning,
-        "info" => Severity::Info,
-        other => return Err(format!("`{other}`: the level is error, warning or info")),
-    };
-    Ok(SeverityOverride { prefix, severity })
 }

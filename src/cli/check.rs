@@ -42,6 +42,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     // Without a handler (none could be set), Ctrl-C still stops the process.
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
 
+    let selection = args.selection();
     let mut summary = Summary::default();
     let mut files_in = 0u64;
     let walk = Walk::new(paths)
@@ -55,24 +56,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
         match out {
             Output::Game(file, game) => {
                 // --select and --ignore leave findings out of every output and
-                // of the exit status; the verdicts per ruleset stay complete.
-                let selected;
-                // --severity changes the level of findings the same way.
-                let game =
-                    if args.select.is_empty() && args.ignore.is_empty() && args.severity.is_empty()
-                    {
-                        game
-                    } else {
-                        let mut g = game.clone();
-                        g.findings.retain(|f| args.keeps(f.code.id()));
-                        for f in &mut g.findings {
-                            if let Some(s) = args.severity_of(f.code.id()) {
-                                f.severity = s;
-                            }
-                        }
-                        selected = g;
-                        &selected
-                    };
+                // of the exit status, --severity changes their level; the
+                // verdicts per ruleset stay complete.
+                let game = selection.apply(game);
+                let game = game.as_ref();
                 summary.add_game(game);
                 for (i, r) in reporters.iter_mut().enumerate() {
                     if i == 0 && !stdout_open {

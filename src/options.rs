@@ -1,0 +1,302 @@
+//! The options of a run, by the names the command line gives them, for
+//! every front end: the CLI parses its flags with these functions, and the
+//! Python package sets options by name ([`RunOptions::set`]) with the same
+//! values and the same error messages. Also the selection of findings
+//! (`--select`, `--ignore`, `--severity`), applied to each game's report.
+
+use std::borrow::Cow;
+
+use crate::audit::{AuditOptions, GameReport};
+use crate::core::findings::{Code, Severity};
+use crate::core::rules::{AgaSuperko, SameColour, SwedishSuicide};
+use crate::scoring::{DeadStonesMode, KomiMode, ScoreMode};
+
+/// A size in bytes, or with a K, M or G suffix (`256M`).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (digits, unit) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
+        _ => (t, 'B'),
+    };
+    let shift = match unit {
+        'B' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        _ => return Err(format!("`{s}`: the unit must be K, M or G")),
+    };
+    let n: u64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size"))?;
+    n.checked_mul(1 << shift)
+        .filter(|&v| v > 0)
+        .ok_or_else(|| format!("`{s}` is not a usable size"))
+}
+
+/// `record`, `rules` or a number.
+pub fn parse_komi(s: &str) -> Result<KomiMode, String> {
+    match s {
+        "record" => Ok(KomiMode::Record),
+        "rules" => Ok(KomiMode::Rules),
+        v => v
+            .parse::<f64>()
+            .ok()
+            .filter(|k| k.is_finite())
+            .map(KomiMode::Value)
+            .ok_or_else(|| format!("`{v}` is not record, rules or a number")),
+    }
+}
+
+/// One `--severity CODE=LEVEL`: findings whose code starts with `prefix`
+/// get `severity`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeverityOverride {
+    pub prefix: String,
+    pub severity: Severity,
+}
+
+/// `CODE=LEVEL`, the code a prefix of some finding code.
+pub fn parse_severity_override(s: &str) -> Result<SeverityOverride, String> {
+    let (code, level) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}`: expected CODE=LEVEL, e.g. R405=warning"))?;
+    let prefix = code.trim().to_ascii_uppercase();
+    if prefix.is_empty() || !Code::ALL.iter().any(|c| c.id().starts_with(&prefix)) {
+        return Err(format!(
+            "`{code}`: no finding code starts with it (see `sgfaudit codes`)"
+        ));
+    }
+    let severity = match level.trim().to_ascii_lowercase().as_str() {
+        "error" => Severity::Error,
+        "warning" => Severity::Warning,
+        "info" => Severity::Info,
+        other => return Err(format!("`{other}`: the level is error, warning or info")),
+    };
+    Ok(SeverityOverride { prefix, severity })
+}
+
+/// Which findings every output keeps, and at what severity.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// Keep only findings whose code starts with one of these (all when empty).
+    pub select: Vec<String>,
+    /// Leave out findings whose code starts with one of these.
+    pub ignore: Vec<String>,
+    /// The last override that matches a code gives its severity.
+    pub severity: Vec<SeverityOverride>,
+}
+
+impl Selection {
+    pub fn is_empty(&self) -> bool {
+        self.select.is_empty() && self.ignore.is_empty() && self.severity.is_empty()
+    }
+
+    /// Whether findings of `code` are kept.
+    pub fn keeps(&self, code: &str) -> bool {
+        let starts = |list: &[String]| list.iter().any(|p| code.starts_with(p.trim()));
+        (self.select.is_empty() || starts(&self.select)) && !starts(&self.ignore)
+    }
+
+    /// The severity findings of `code` are given, if an override names it.
+    pub fn severity_of(&self, code: &str) -> Option<Severity> {
+        self.severity
+            .iter()
+            .rev()
+            .find(|o| code.starts_with(&o.prefix))
+            .map(|o| o.severity)
+    }
+
+    /// The game's report with the selection applied to its findings (the
+    /// verdicts per ruleset stay complete); borrowed when nothing changes.
+    pub fn apply<'a>(&self, game: &'a GameReport) -> Cow<'a, GameReport> {
+        if self.is_empty() {
+            return Cow::Borrowed(game);
+        }
+        let mut g = game.clone();
+        g.findings.retain(|f| self.keeps(f.code.id()));
+        for f in &mut g.findings {
+            if let Some(s) = self.severity_of(f.code.id()) {
+                f.severity = s;
+            }
+        }
+        Cow::Owned(g)
+    }
+}
+
+/// Everything a run is asked to do, set by option name.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    pub audit: AuditOptions,
+    pub selection: Selection,
+    /// Worker threads (0: all cores).
+    pub jobs: usize,
+}
+
+/// `value` as one of `choices` (the option's values as the CLI spells them).
+fn choose<T: Copy>(option: &str, value: &str, choices: &[(&str, T)]) -> Result<T, String> {
+    choices
+        .iter()
+        .find(|(name, _)| *name == value)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| {
+            let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
+            format!(
+                "invalid value `{value}` for {option}: expected {}",
+                names.join(", ")
+            )
+        })
+}
+
+fn list(value: &str) -> Vec<String> {
+    value
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+impl RunOptions {
+    /// The option names [`RunOptions::set`] knows: the CLI's flags with `_`
+    /// for `-`.
+    pub const NAMES: &'static [&'static str] = &[
+        "jobs",
+        "max_file_size",
+        "select",
+        "ignore",
+        "severity",
+        "aga_superko",
+        "swedish_suicide",
+        "same_colour",
+        "dead_stones",
+        "check_markup",
+        "score",
+        "komi",
+    ];
+
+    /// Sets one option from its text, as the CLI reads the flag of the same
+    /// name (`dead_stones` is `--dead-stones`); lists are comma-separated.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let a = &mut self.audit;
+        match name {
+            "jobs" => {
+                self.jobs = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("invalid value `{value}` for jobs: not a count"))?
+            }
+            "max_file_size" => a.max_file_size = parse_size(value)?,
+            "select" => self.selection.select = list(value),
+            "ignore" => self.selection.ignore = list(value),
+            "severity" => {
+                self.selection.severity = list(value)
+                    .iter()
+                    .map(|s| parse_severity_override(s))
+                    .collect::<Result<_, _>>()?
+            }
+            "aga_superko" => {
+                a.rules.aga_superko = choose(
+                    name,
+                    value,
+                    &[
+                        ("natural", AgaSuperko::Natural),
+                        ("situational", AgaSuperko::Situational),
+                    ],
+                )?
+            }
+            "swedish_suicide" => {
+                a.rules.swedish_suicide = choose(
+                    name,
+                    value,
+                    &[
+                        ("allow", SwedishSuicide::Allowed),
+                        ("forbid", SwedishSuicide::Forbidden),
+                    ],
+                )?
+            }
+            "same_colour" => {
+                a.rules.same_colour = choose(
+                    name,
+                    value,
+                    &[
+                        ("auto", SameColour::Auto),
+                        ("omitted-pass", SameColour::OmittedPass),
+                        ("wrong-turn", SameColour::WrongTurn),
+                    ],
+                )?
+            }
+            "dead_stones" => {
+                a.scoring.dead_stones = choose(
+                    name,
+                    value,
+                    &[
+                        ("auto", DeadStonesMode::Auto),
+                        ("markup", DeadStonesMode::Markup),
+                        ("estimate", DeadStonesMode::Estimate),
+                        ("none", DeadStonesMode::None),
+                    ],
+                )?
+            }
+            "check_markup" => {
+                a.scoring.check_markup = choose(name, value, &[("true", true), ("false", false)])?
+            }
+            "score" => {
+                a.scoring.score = choose(
+                    name,
+                    value,
+                    &[("finished", ScoreMode::Finished), ("all", ScoreMode::All)],
+                )?
+            }
+            "komi" => a.scoring.komi = parse_komi(value)?,
+            other => {
+                return Err(format!(
+                    "unknown option `{other}`: the options are {}",
+                    Self::NAMES.join(", ")
+                ))
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_are_set_by_their_cli_names() {
+        let mut o = RunOptions::default();
+        o.set("dead_stones", "markup").unwrap();
+        o.set("komi", "6.5").unwrap();
+        o.set("max_file_size", "1K").unwrap();
+        o.set("severity", "R405=warning, A5=info").unwrap();
+        assert_eq!(o.audit.scoring.dead_stones, DeadStonesMode::Markup);
+        assert_eq!(o.audit.scoring.komi, KomiMode::Value(6.5));
+        assert_eq!(o.audit.max_file_size, 1024);
+        assert_eq!(o.selection.severity_of("R405"), Some(Severity::Warning));
+        assert_eq!(o.selection.severity_of("A503"), Some(Severity::Info));
+        let e = o.set("dead_stones", "maybe").unwrap_err();
+        assert_eq!(
+            e,
+            "invalid value `maybe` for dead_stones: expected auto, markup, estimate, none"
+        );
+        assert!(o
+            .set("colour", "x")
+            .unwrap_err()
+            .starts_with("unknown option"));
+        assert!(o.set("severity", "Z9=info").is_err());
+    }
+
+    #[test]
+    fn selection_keeps_prefixes() {
+        let s = Selection {
+            select: vec!["R4".into()],
+            ignore: vec!["R405".into()],
+            severity: Vec::new(),
+        };
+        assert!(s.keeps("R404"));
+        assert!(!s.keeps("R405"));
+        assert!(!s.keeps("A503"));
+    }
+}
