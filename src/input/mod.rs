@@ -44,3 +44,24 @@ pub fn escape_name(bytes: &[u8]) -> String {
         }
     }
 }
+
+/// The items of one input already in memory (a row of a Ray or Spark batch):
+/// an archive's `*.sgf` entries when its name says it is one (`.zip`, `.tar`,
+/// `.tar.gz`, ...), else the bytes as one SGF file. Larger than `max_size`:
+/// one item that says so.
+pub fn items_of_bytes(name: &str, bytes: Vec<u8>, max_size: u64) -> Vec<Item> {
+    if bytes.len() as u64 > max_size {
+        let why = InputError::TooLarge { limit: max_size };
+        return vec![Item {
+            name: name.to_string(),
+            source: Source::Broken(why),
+        }];
+    }
+    match archive::kind_of(std::path::Path::new(name)) {
+        Some(kind) => archive::entries_of_bytes(bytes, name, kind, max_size),
+        None => vec![Item {
+            name: name.to_string(),
+            source: Source::Bytes(bytes),
+        }],
+    }
+}

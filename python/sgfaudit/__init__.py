@@ -1,0 +1,166 @@
+"""sgfaudit: audit archives of Go game records (SGF) into Arrow tables.
+
+Every game is replayed once under AGA (1991/2004), Japanese (Nihon Kiin
+1989) and simple Swedish rules; illegal moves, repetitions and record
+anomalies are reported, finished games are scored under each counting and
+the recorded result is checked. The work runs in Rust on all cores with the
+GIL released.
+
+    >>> import sgfaudit
+    >>> result = sgfaudit.audit(["corpus/"], dead_stones="markup")
+    >>> result.games.num_rows, result.findings.num_rows
+    >>> result.summary["games"]
+
+The tables have the columns of ``games.csv`` and ``findings.csv``
+(docs/OUTPUT.md), typed as in ``--parquet``. Options have the names of the
+command line's flags, ``-`` written ``_`` (``dead_stones="estimate"``,
+``komi=6.5``, ``select=["R4"]``, ``jobs=2``); a bad value raises
+``ValueError`` with the message the command line gives.
+
+For Ray Data and Spark, ``audit_batch`` audits one batch of file contents
+(``path`` and ``content`` or ``bytes`` columns) and ``map_in_arrow`` wraps it
+for Spark's ``mapInArrow``; see docs/PYTHON.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, Union
+
+import pyarrow as pa
+import pyarrow.ipc
+
+from . import _sgfaudit
+
+__all__ = [
+    "AuditResult",
+    "audit",
+    "audit_batch",
+    "map_in_arrow",
+    "games_schema",
+    "spark_schema",
+    "option_names",
+    "__version__",
+]
+
+__version__: str = _sgfaudit.__version__
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """The result of an audit: one row per game, one row per finding, and
+    the run's counts (files, games, games_ok, games_error, moves, scored,
+    findings_by_severity, findings_by_code)."""
+
+    games: pa.Table
+    findings: pa.Table
+    summary: dict[str, Any]
+
+
+def option_names() -> list[str]:
+    """The options ``audit`` and ``audit_batch`` accept."""
+    return list(_sgfaudit.option_names())
+
+
+def _pairs(options: dict[str, Any]) -> list[tuple[str, str]]:
+    known = set(_sgfaudit.option_names())
+    pairs = []
+    for name, value in options.items():
+        if name not in known:
+            raise TypeError(
+                f"unknown option {name!r}: the options are {', '.join(sorted(known))}"
+            )
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, (list, tuple)):
+            text = ",".join(str(v) for v in value)
+        else:
+            text = str(value)
+        pairs.append((name, text))
+    return pairs
+
+
+def _table(stream: bytes) -> pa.Table:
+    return pa.ipc.open_stream(stream).read_all()
+
+
+def _result(raw: tuple[bytes, bytes, str]) -> AuditResult:
+    games, findings, summary = raw
+    return AuditResult(_table(games), _table(findings), json.loads(summary))
+
+
+def audit(paths: Union[PathLike, Iterable[PathLike]], **options: Any) -> AuditResult:
+    """Audits SGF files, directories (recursively) and archives (.zip, .tar,
+    .tar.gz, .tar.bz2), as ``sgfaudit check PATHS`` does.
+
+    Raises ``ValueError`` for a bad option value and ``TypeError`` for an
+    unknown option; unreadable inputs are rows with ``status == "error"``,
+    never exceptions.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    names = [os.fspath(p) for p in paths]
+    return _result(_sgfaudit.audit(names, _pairs(options)))
+
+
+def _columns(batch: Any) -> tuple[list[str], list[bytes]]:
+    """The path and content columns of a batch: a pyarrow Table or
+    RecordBatch, a pandas DataFrame, or a dict of columns (Ray's
+    ``numpy`` and ``default`` batch formats)."""
+    if isinstance(batch, (pa.Table, pa.RecordBatch)):
+        names = batch.schema.names
+        get = lambda c: batch.column(c).to_pylist()  # noqa: E731
+    elif isinstance(batch, dict):
+        names = list(batch)
+        get = lambda c: list(batch[c])  # noqa: E731
+    elif hasattr(batch, "columns") and hasattr(batch, "__getitem__"):
+        names = list(batch.columns)
+        get = lambda c: list(batch[c])  # noqa: E731
+    else:
+        raise TypeError(f"cannot read a batch of type {type(batch).__name__}")
+    content = "content" if "content" in names else "bytes" if "bytes" in names else None
+    if "path" not in names or content is None:
+        raise ValueError(
+            f"a batch needs a 'path' column and a 'content' (or 'bytes') column; it has {names}"
+        )
+    paths = [str(p) for p in get("path")]
+    contents = [bytes(c) for c in get(content)]
+    return paths, contents
+
+
+def audit_batch(batch: Any, **options: Any) -> pa.Table:
+    """Audits one batch of files already read: ``path`` and ``content``
+    (Spark's ``binaryFile``) or ``bytes`` (Ray Data's
+    ``read_binary_files(include_paths=True)``) columns. A content whose path
+    names an archive (.zip, .tar, .tar.gz, .tar.bz2) is read as one.
+    Returns the games table, ready for ``map_batches(sgfaudit.audit_batch,
+    batch_format="pyarrow")``."""
+    paths, contents = _columns(batch)
+    return _result(_sgfaudit.audit_contents(paths, contents, _pairs(options))).games
+
+
+def map_in_arrow(batches: Iterable[pa.RecordBatch], **options: Any) -> Iterator[pa.RecordBatch]:
+    """For Spark's ``mapInArrow``: each batch of a ``binaryFile`` DataFrame
+    in, the games table's record batches out (schema: ``spark_schema()``)."""
+    for batch in batches:
+        yield from audit_batch(batch, **options).to_batches()
+
+
+def games_schema() -> pa.Schema:
+    """The games table's schema."""
+    return _table(_sgfaudit.audit_contents([], [], [])[0]).schema
+
+
+def spark_schema() -> str:
+    """The games table's schema as a Spark DDL string, for ``mapInArrow``."""
+    spark = {
+        pa.int64(): "bigint",
+        pa.float64(): "double",
+        pa.bool_(): "boolean",
+        pa.string(): "string",
+    }
+    return ", ".join(f"`{f.name}` {spark[f.type]}" for f in games_schema())

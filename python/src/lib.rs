@@ -1,0 +1,180 @@
+//! `sgfaudit._sgfaudit`: the native half of the Python package. It runs the
+//! Rust pipeline with the GIL released and hands the games and findings
+//! tables back as Arrow IPC streams, which `sgfaudit/__init__.py` opens as
+//! `pyarrow.Table`s (no Arrow library is linked twice, and no Arrow version
+//! has to match pyarrow's). Options arrive as `(name, text)` pairs and are
+//! set by `sgfaudit::options::RunOptions::set`, the CLI's names and messages.
+
+use std::io;
+
+use arrow_array::RecordBatch;
+use arrow_ipc::writer::StreamWriter;
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use sgfaudit::input::{self, Item, Walk};
+use sgfaudit::options::RunOptions;
+use sgfaudit::pipeline::{self, Output};
+use sgfaudit::report::arrow::{findings_schema, games_schema, BatchBuilder, Tables};
+use sgfaudit::report::Summary;
+
+/// Rows per record batch of the streams.
+const BATCH_ROWS: usize = 8192;
+
+fn run_options(pairs: Vec<(String, String)>) -> PyResult<RunOptions> {
+    let mut o = RunOptions::default();
+    for (name, value) in pairs {
+        o.set(&name, &value).map_err(PyValueError::new_err)?;
+    }
+    Ok(o)
+}
+
+/// The tables of a run as two Arrow IPC streams, and its summary.
+struct Streams {
+    games: Vec<u8>,
+    findings: Vec<u8>,
+    summary: Summary,
+}
+
+fn run(items: impl Iterator<Item = Item> + Send, o: &RunOptions) -> io::Result<Streams> {
+    let mut games = StreamWriter::try_new(Vec::new(), &games_schema()).map_err(io::Error::other)?;
+    let mut findings =
+        StreamWriter::try_new(Vec::new(), &findings_schema()).map_err(io::Error::other)?;
+    let mut tables = Tables::default();
+    let mut summary = Summary::default();
+    let write = |rows: &mut BatchBuilder, w: &mut StreamWriter<Vec<u8>>, at: usize| {
+        if rows.rows() >= at.max(1) {
+            let batch: RecordBatch = rows.finish().map_err(io::Error::other)?;
+            w.write(&batch).map_err(io::Error::other)?;
+        }
+        Ok::<(), io::Error>(())
+    };
+    pipeline::run(items, &o.audit, o.jobs, |out| -> io::Result<()> {
+        match out {
+            Output::Game(file, game) => {
+                let game = o.selection.apply(game);
+                summary.add_game(&game);
+                tables.add(file, &game);
+                write(&mut tables.games, &mut games, BATCH_ROWS)?;
+                write(&mut tables.findings, &mut findings, BATCH_ROWS)?;
+            }
+            Output::FileDone(file) => summary.file_done(file),
+        }
+        Ok(())
+    })?;
+    write(&mut tables.games, &mut games, 1)?;
+    write(&mut tables.findings, &mut findings, 1)?;
+    games.finish().map_err(io::Error::other)?;
+    findings.finish().map_err(io::Error::other)?;
+    Ok(Streams {
+        games: games.into_inner().map_err(io::Error::other)?,
+        findings: findings.into_inner().map_err(io::Error::other)?,
+        summary,
+    })
+}
+
+/// The summary as JSON text: the counts the CLI's summary prints.
+fn summary_json(s: &Summary) -> String {
+    let by_severity: Vec<String> = s
+        .by_severity
+        .iter()
+        .map(|(k, v)| format!("\"{}\":{v}", k.as_str()))
+        .collect();
+    let by_code: Vec<String> = s
+        .by_code
+        .iter()
+        .map(|((c, _), v)| format!("\"{}\":{v}", c.id()))
+        .collect();
+    format!(
+        "{{\"files\":{},\"files_unreadable\":{},\"games\":{},\"games_ok\":{},\"games_error\":{},\
+         \"moves\":{},\"scored\":{},\"findings_by_severity\":{{{}}},\"findings_by_code\":{{{}}}}}",
+        s.files,
+        s.files_unreadable,
+        s.games,
+        s.games_ok,
+        s.games_error,
+        s.moves,
+        s.scored,
+        by_severity.join(","),
+        by_code.join(",")
+    )
+}
+
+type Tables3<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, String);
+
+fn into_python(py: Python<'_>, r: io::Result<Streams>) -> PyResult<Tables3<'_>> {
+    let s = r.map_err(|e| PyOSError::new_err(e.to_string()))?;
+    Ok((
+        PyBytes::new(py, &s.games),
+        PyBytes::new(py, &s.findings),
+        summary_json(&s.summary),
+    ))
+}
+
+/// Audits files, directories and archives, as `sgfaudit check PATHS` does.
+/// Returns the games and findings tables as Arrow IPC streams and the
+/// summary as JSON.
+#[pyfunction]
+fn audit(
+    py: Python<'_>,
+    paths: Vec<String>,
+    options: Vec<(String, String)>,
+) -> PyResult<Tables3<'_>> {
+    let o = options_checked(options, &paths)?;
+    let walk = Walk::new(paths).max_file_size(o.audit.max_file_size);
+    let r = py.detach(|| run(walk, &o));
+    into_python(py, r)
+}
+
+/// Audits contents already in memory: `names[i]` names `contents[i]`, an SGF
+/// file or an archive (told by the name). Returns what `audit` returns.
+#[pyfunction]
+fn audit_contents(
+    py: Python<'_>,
+    names: Vec<String>,
+    contents: Vec<Vec<u8>>,
+    options: Vec<(String, String)>,
+) -> PyResult<Tables3<'_>> {
+    if names.len() != contents.len() {
+        return Err(PyValueError::new_err(format!(
+            "{} names but {} contents",
+            names.len(),
+            contents.len()
+        )));
+    }
+    let o = run_options(options)?;
+    let max = o.audit.max_file_size;
+    let r = py.detach(|| {
+        let items = names
+            .into_iter()
+            .zip(contents)
+            .flat_map(move |(n, c)| input::items_of_bytes(&n, c, max));
+        run(items, &o)
+    });
+    into_python(py, r)
+}
+
+fn options_checked(pairs: Vec<(String, String)>, paths: &[String]) -> PyResult<RunOptions> {
+    if paths.is_empty() {
+        return Err(PyValueError::new_err(
+            "nothing to audit: give files, directories or archives",
+        ));
+    }
+    run_options(pairs)
+}
+
+/// The option names `audit` and `audit_contents` accept.
+#[pyfunction]
+fn option_names() -> Vec<&'static str> {
+    RunOptions::NAMES.to_vec()
+}
+
+#[pymodule]
+fn _sgfaudit(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(audit, m)?)?;
+    m.add_function(wrap_pyfunction!(audit_contents, m)?)?;
+    m.add_function(wrap_pyfunction!(option_names, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

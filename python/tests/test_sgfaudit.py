@@ -1,0 +1,152 @@
+"""The Python package against the command line, on the bundled corpus.
+
+Run from the repository root (.ci/run does): the CLI binary is
+target/release/sgfaudit, built by `cargo build --release`.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import sgfaudit
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = ROOT / "target" / "release" / "sgfaudit"
+CORPUS = "corpus/"
+
+
+@pytest.fixture(scope="session")
+def cli_tables(tmp_path_factory):
+    """The CLI's Parquet of corpus/, read with pyarrow."""
+    out = tmp_path_factory.mktemp("cli")
+    done = subprocess.run(
+        [str(CLI), "check", CORPUS, "-q", "--out", str(out), "--parquet"],
+        cwd=ROOT,
+        capture_output=True,
+    )
+    assert done.returncode == 1, done.stderr  # the corpus holds illegal games
+    return out, pq.read_table(out / "games.parquet"), pq.read_table(out / "findings.parquet")
+
+
+@pytest.fixture(autouse=True)
+def at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def test_audit_equals_the_cli_parquet(cli_tables):
+    _, games, findings = cli_tables
+    result = sgfaudit.audit([CORPUS])
+    assert result.games.num_rows == 446
+    assert result.games.equals(games)
+    assert result.findings.equals(findings)
+    assert result.summary["games"] == 446
+    assert result.summary["files"] == 417
+    assert sum(result.summary["findings_by_severity"].values()) == findings.num_rows
+
+
+def test_duckdb_reads_the_cli_parquet(cli_tables):
+    duckdb = pytest.importorskip("duckdb")
+    out, games, _ = cli_tables
+    con = duckdb.connect()
+    rows, errors = con.execute(
+        f"select count(*), sum(errors) from '{out / 'games.parquet'}'"
+    ).fetchall()[0]
+    assert rows == games.num_rows
+    assert errors == pa.compute.sum(games.column("errors")).as_py()
+
+
+def test_options_have_the_cli_names_and_messages():
+    ko = "corpus/rules/ko-immediate.sgf"
+    all_findings = sgfaudit.audit(ko).findings
+    assert "R404" in all_findings.column("code").to_pylist()
+    kept = sgfaudit.audit(ko, select=["A5", "C6"]).findings.column("code").to_pylist()
+    assert "R404" not in kept
+    lowered = sgfaudit.audit(ko, severity="R404=info").findings.to_pylist()
+    assert {f["severity"] for f in lowered if f["code"] == "R404"} == {"info"}
+    with pytest.raises(ValueError, match="invalid value `maybe` for dead_stones"):
+        sgfaudit.audit(ko, dead_stones="maybe")
+    with pytest.raises(ValueError, match="no finding code starts with it"):
+        sgfaudit.audit(ko, severity="Z9=info")
+    with pytest.raises(TypeError, match="unknown option 'colour'"):
+        sgfaudit.audit(ko, colour="x")
+    assert "dead_stones" in sgfaudit.option_names()
+
+
+def test_a_missing_file_is_a_row_not_an_exception():
+    games = sgfaudit.audit(["no/such/file.sgf"]).games.to_pylist()
+    assert len(games) == 1
+    assert games[0]["status"] == "error"
+
+
+def corpus_files() -> list[str]:
+    return sorted(
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "corpus").rglob("*")
+        if p.is_file() and p.suffix.lower() == ".sgf"
+    )
+
+
+@pytest.mark.parametrize("content_column", ["content", "bytes"])
+def test_audit_batch_gives_the_cli_rows(content_column):
+    files = corpus_files()[:60]
+    batch = pa.table(
+        {"path": files, content_column: [(ROOT / f).read_bytes() for f in files]}
+    )
+    got = sgfaudit.audit_batch(batch)
+    want = sgfaudit.audit(files).games
+    assert got.equals(want)
+    # Ray's dict-of-columns batch format gives the same table.
+    as_dict = {"path": files, content_column: [(ROOT / f).read_bytes() for f in files]}
+    assert sgfaudit.audit_batch(as_dict).equals(want)
+
+
+def test_map_in_arrow_yields_the_games_batches():
+    files = corpus_files()[:10]
+    batch = pa.record_batch(
+        {"path": files, "content": [(ROOT / f).read_bytes() for f in files]}
+    )
+    out = list(sgfaudit.map_in_arrow(iter([batch, batch])))
+    rows = sum(b.num_rows for b in out)
+    assert rows == 2 * sgfaudit.audit(files).games.num_rows
+    assert out[0].schema == sgfaudit.games_schema()
+    assert "`japanese_margin` double" in sgfaudit.spark_schema()
+
+
+def comparable(table: pa.Table) -> list[dict]:
+    """Rows without the duplicate check's columns (it looks across one
+    run; an engine audits each batch as a run of its own), sorted."""
+    keep = [c for c in table.column_names if not c.startswith("duplicate_of")]
+    rows = table.select(keep).to_pylist()
+    return sorted(rows, key=lambda r: (r["file"], r["game"]))
+
+
+def test_ray_data_gives_the_cli_rows(cli_tables):
+    ray = pytest.importorskip("ray")
+    _, cli_games, _ = cli_tables
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        ds = ray.data.read_binary_files(
+            str(ROOT / "corpus"), include_paths=True, file_extensions=["sgf"]
+        )
+        out = ds.map_batches(
+            sgfaudit.audit_batch,
+            batch_format="pyarrow",
+            fn_kwargs={"ignore": ["A508", "A509"]},
+        )
+        engine = pa.Table.from_pylist(out.take_all(), schema=sgfaudit.games_schema())
+    finally:
+        ray.shutdown()
+    # Ray gives absolute paths; the CLI was given corpus/.
+    prefix = str(ROOT) + os.sep
+    engine = engine.set_column(
+        0, "file", pa.array([f.removeprefix(prefix) for f in engine.column("file").to_pylist()])
+    )
+    cli = sgfaudit.audit([CORPUS], ignore=["A508", "A509"]).games
+    assert engine.num_rows == cli_games.num_rows == cli.num_rows
+    assert comparable(engine) == comparable(cli)
