@@ -1,5 +1,6 @@
-//! `--out DIR --parquet`: games.parquet and findings.parquet hold the very
-//! rows of games.csv and findings.csv, cell for cell, with typed columns.
+//! `--out DIR --parquet`: games.parquet, findings.parquet and
+//! divergences.parquet hold the very rows of the CSVs of the same names,
+//! cell for cell, with typed columns.
 //! (The Python tests read the same files with DuckDB and pyarrow.)
 #![cfg(feature = "parquet")]
 
@@ -81,7 +82,7 @@ fn parquet_tables_hold_the_csv_rows_with_types() {
         .unwrap()
         .status;
     assert_eq!(status.code(), Some(1));
-    for table in ["games", "findings"] {
+    for table in ["games", "findings", "divergences"] {
         let (ph, prows, types) = parquet_rows(&dir.join(format!("{table}.parquet")));
         let (ch, crows) = csv_rows(&dir.join(format!("{table}.csv")));
         assert_eq!(ph, ch, "{table}: columns");

@@ -139,7 +139,12 @@ fn reports_are_what_the_product_writes() {
         .output()
         .expect("run sgfaudit");
     std::fs::write(tmp.join("summary.txt"), &out.stdout).unwrap();
-    for name in ["summary.txt", "games.csv", "findings.csv"] {
+    for name in [
+        "summary.txt",
+        "games.csv",
+        "findings.csv",
+        "divergences.csv",
+    ] {
         let got = std::fs::read_to_string(tmp.join(name)).unwrap();
         compare(name, &got, &root().join("reports").join(name));
     }

@@ -52,12 +52,15 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 @dataclass(frozen=True)
 class AuditResult:
-    """The result of an audit: one row per game, one row per finding, and
-    the run's counts (files, games, games_ok, games_error, moves, scored,
-    findings_by_severity, findings_by_code)."""
+    """The result of an audit: one row per game, one row per finding, one
+    row per scored game and pair of countings whose margins differ (the
+    difference split into its causes), and the run's counts (files, games,
+    games_ok, games_error, moves, scored, findings_by_severity,
+    findings_by_code)."""
 
     games: pa.Table
     findings: pa.Table
+    divergences: pa.Table
     summary: dict[str, Any]
 
 
@@ -88,9 +91,11 @@ def _table(stream: bytes) -> pa.Table:
     return pa.ipc.open_stream(stream).read_all()
 
 
-def _result(raw: tuple[bytes, bytes, str]) -> AuditResult:
-    games, findings, summary = raw
-    return AuditResult(_table(games), _table(findings), json.loads(summary))
+def _result(raw: tuple[bytes, bytes, bytes, str]) -> AuditResult:
+    games, findings, divergences, summary = raw
+    return AuditResult(
+        _table(games), _table(findings), _table(divergences), json.loads(summary)
+    )
 
 
 def audit(paths: Union[PathLike, Iterable[PathLike]], **options: Any) -> AuditResult:

@@ -16,7 +16,9 @@ use pyo3::types::PyBytes;
 use sgfaudit::input::{self, Item, Walk};
 use sgfaudit::options::RunOptions;
 use sgfaudit::pipeline::{self, Output};
-use sgfaudit::report::arrow::{findings_schema, games_schema, BatchBuilder, Tables};
+use sgfaudit::report::arrow::{
+    divergences_schema, findings_schema, games_schema, BatchBuilder, Tables,
+};
 use sgfaudit::report::Summary;
 
 /// Rows per record batch of the streams.
@@ -30,10 +32,11 @@ fn run_options(pairs: Vec<(String, String)>) -> PyResult<RunOptions> {
     Ok(o)
 }
 
-/// The tables of a run as two Arrow IPC streams, and its summary.
+/// The tables of a run as Arrow IPC streams, and its summary.
 struct Streams {
     games: Vec<u8>,
     findings: Vec<u8>,
+    divergences: Vec<u8>,
     summary: Summary,
 }
 
@@ -41,6 +44,8 @@ fn run(items: impl Iterator<Item = Item> + Send, o: &RunOptions) -> io::Result<S
     let mut games = StreamWriter::try_new(Vec::new(), &games_schema()).map_err(io::Error::other)?;
     let mut findings =
         StreamWriter::try_new(Vec::new(), &findings_schema()).map_err(io::Error::other)?;
+    let mut divergences =
+        StreamWriter::try_new(Vec::new(), &divergences_schema()).map_err(io::Error::other)?;
     let mut tables = Tables::default();
     let mut summary = Summary::default();
     let write = |rows: &mut BatchBuilder, w: &mut StreamWriter<Vec<u8>>, at: usize| {
@@ -58,6 +63,7 @@ fn run(items: impl Iterator<Item = Item> + Send, o: &RunOptions) -> io::Result<S
                 tables.add(file, &game);
                 write(&mut tables.games, &mut games, BATCH_ROWS)?;
                 write(&mut tables.findings, &mut findings, BATCH_ROWS)?;
+                write(&mut tables.divergences, &mut divergences, BATCH_ROWS)?;
             }
             Output::FileDone(file) => summary.file_done(file),
         }
@@ -65,11 +71,14 @@ fn run(items: impl Iterator<Item = Item> + Send, o: &RunOptions) -> io::Result<S
     })?;
     write(&mut tables.games, &mut games, 1)?;
     write(&mut tables.findings, &mut findings, 1)?;
+    write(&mut tables.divergences, &mut divergences, 1)?;
     games.finish().map_err(io::Error::other)?;
     findings.finish().map_err(io::Error::other)?;
+    divergences.finish().map_err(io::Error::other)?;
     Ok(Streams {
         games: games.into_inner().map_err(io::Error::other)?,
         findings: findings.into_inner().map_err(io::Error::other)?,
+        divergences: divergences.into_inner().map_err(io::Error::other)?,
         summary,
     })
 }
@@ -101,20 +110,26 @@ fn summary_json(s: &Summary) -> String {
     )
 }
 
-type Tables3<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, String);
+type Tables3<'py> = (
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    String,
+);
 
 fn into_python(py: Python<'_>, r: io::Result<Streams>) -> PyResult<Tables3<'_>> {
     let s = r.map_err(|e| PyOSError::new_err(e.to_string()))?;
     Ok((
         PyBytes::new(py, &s.games),
         PyBytes::new(py, &s.findings),
+        PyBytes::new(py, &s.divergences),
         summary_json(&s.summary),
     ))
 }
 
 /// Audits files, directories and archives, as `sgfaudit check PATHS` does.
-/// Returns the games and findings tables as Arrow IPC streams and the
-/// summary as JSON.
+/// Returns the games, findings and divergences tables as Arrow IPC streams
+/// and the summary as JSON.
 #[pyfunction]
 fn audit(
     py: Python<'_>,

@@ -31,7 +31,12 @@ def cli_tables(tmp_path_factory):
         capture_output=True,
     )
     assert done.returncode == 1, done.stderr  # the corpus holds illegal games
-    return out, pq.read_table(out / "games.parquet"), pq.read_table(out / "findings.parquet")
+    return (
+        out,
+        pq.read_table(out / "games.parquet"),
+        pq.read_table(out / "findings.parquet"),
+        pq.read_table(out / "divergences.parquet"),
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -40,11 +45,12 @@ def at_root(monkeypatch):
 
 
 def test_audit_equals_the_cli_parquet(cli_tables):
-    _, games, findings = cli_tables
+    _, games, findings, divergences = cli_tables
     result = sgfaudit.audit([CORPUS])
     assert result.games.num_rows == 446
     assert result.games.equals(games)
     assert result.findings.equals(findings)
+    assert result.divergences.equals(divergences)
     assert result.summary["games"] == 446
     assert result.summary["files"] == 417
     assert sum(result.summary["findings_by_severity"].values()) == findings.num_rows
@@ -52,7 +58,7 @@ def test_audit_equals_the_cli_parquet(cli_tables):
 
 def test_duckdb_reads_the_cli_parquet(cli_tables):
     duckdb = pytest.importorskip("duckdb")
-    out, games, _ = cli_tables
+    out, games, _, _ = cli_tables
     con = duckdb.connect()
     rows, errors = con.execute(
         f"select count(*), sum(errors) from '{out / 'games.parquet'}'"
@@ -128,7 +134,7 @@ def comparable(table: pa.Table) -> list[dict]:
 
 def test_ray_data_gives_the_cli_rows(cli_tables):
     ray = pytest.importorskip("ray")
-    _, cli_games, _ = cli_tables
+    _, cli_games, _, _ = cli_tables
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         ds = ray.data.read_binary_files(
@@ -150,3 +156,42 @@ def test_ray_data_gives_the_cli_rows(cli_tables):
     cli = sgfaudit.audit([CORPUS], ignore=["A508", "A509"]).games
     assert engine.num_rows == cli_games.num_rows == cli.num_rows
     assert comparable(engine) == comparable(cli)
+
+
+CAUSES = [
+    "handicap_stones",
+    "stones_placed",
+    "pass_stones",
+    "white_last_pass",
+    "seki_eyes",
+    "points_to_fill",
+    "komi",
+    "compensation",
+]
+
+
+def test_divergences_add_up_and_name_winner_changes():
+    r = sgfaudit.audit([CORPUS])
+    rows = r.divergences.to_pylist()
+    assert rows, "the corpus has games whose countings differ"
+    margins = {
+        (g["file"], g["game"]): g for g in r.games.to_pylist() if g["japanese_margin"] is not None
+    }
+    column = {
+        "aga": "aga_margin",
+        "aga_area": "aga_area_margin",
+        "japanese": "japanese_margin",
+        "swedish": "swedish_margin",
+        "chinese": "chinese_margin",
+    }
+    for d in rows:
+        assert abs(sum(d[c] for c in CAUSES) - d["margin_difference"]) < 1e-9, d
+        g = margins[(d["file"], d["game"])]
+        first, second = g[column[d["first"]]], g[column[d["second"]]]
+        assert abs(first - second - d["margin_difference"]) < 1e-9, d
+        assert d["winner_changes"] == (sign(first) != sign(second)), d
+
+
+def sign(margin: float) -> int:
+    """Who a margin says won: 1 Black, -1 White, 0 a tie (jigo)."""
+    return (margin > 1e-9) - (margin < -1e-9)

@@ -138,11 +138,12 @@ pub struct CheckArgs {
     /// What to print on standard output.
     #[arg(long, value_enum, default_value = "summary")]
     pub format: Format,
-    /// Also write games.csv, findings.csv and report.html into DIR.
+    /// Also write games.csv, findings.csv, divergences.csv and report.html
+    /// into DIR.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// With --out, also write games.parquet and findings.parquet (the same
-    /// tables as the CSVs, with typed columns).
+    /// With --out, also write games.parquet, findings.parquet and
+    /// divergences.parquet (the CSVs' tables, with typed columns).
     #[arg(long, requires = "out")]
     pub parquet: bool,
     /// Also write the HTML report (summary, charts, a board diagram for each

@@ -8,7 +8,9 @@ use arrow_array::builder::{BooleanBuilder, Float64Builder, Int64Builder, StringB
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 
-use super::table::{Column, Kind, Value, FINDING_COLUMNS, GAME_COLUMNS};
+use super::table::{
+    divergences, Column, Kind, Value, DIVERGENCE_COLUMNS, FINDING_COLUMNS, GAME_COLUMNS,
+};
 use crate::audit::{FileInfo, GameReport};
 
 fn data_type(kind: Kind) -> DataType {
@@ -37,6 +39,11 @@ pub fn games_schema() -> SchemaRef {
 /// The findings table's Arrow schema.
 pub fn findings_schema() -> SchemaRef {
     schema(FINDING_COLUMNS)
+}
+
+/// The divergences table's Arrow schema.
+pub fn divergences_schema() -> SchemaRef {
+    schema(DIVERGENCE_COLUMNS)
 }
 
 enum Builder {
@@ -110,10 +117,11 @@ impl BatchBuilder {
     }
 }
 
-/// The games and findings tables of games added one by one.
+/// The games, findings and divergences tables of games added one by one.
 pub struct Tables {
     pub games: BatchBuilder,
     pub findings: BatchBuilder,
+    pub divergences: BatchBuilder,
 }
 
 impl Default for Tables {
@@ -121,6 +129,7 @@ impl Default for Tables {
         Tables {
             games: BatchBuilder::new(GAME_COLUMNS),
             findings: BatchBuilder::new(FINDING_COLUMNS),
+            divergences: BatchBuilder::new(DIVERGENCE_COLUMNS),
         }
     }
 }
@@ -137,6 +146,12 @@ impl Tables {
                 b.push((c.value)(file, g, f));
             }
             self.findings.rows += 1;
+        }
+        for d in divergences(g) {
+            for (c, b) in DIVERGENCE_COLUMNS.iter().zip(&mut self.divergences.columns) {
+                b.push((c.value)(file, g, d));
+            }
+            self.divergences.rows += 1;
         }
     }
 }

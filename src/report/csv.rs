@@ -1,5 +1,5 @@
-//! `--out DIR`: `games.csv` and `findings.csv` (columns in `docs/OUTPUT.md`).
-//! Both are written under temporary names and renamed when the run completes, so an
+//! `--out DIR`: `games.csv`, `findings.csv` and `divergences.csv` (columns in
+//! `docs/OUTPUT.md`). All are written under temporary names and renamed when the run completes, so an
 //! interrupted run never leaves a half-written report that looks complete.
 //!
 //! The tables are defined once, in [`super::table`]: a header can never
@@ -9,17 +9,19 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 
-use super::table::{Column, FINDING_COLUMNS, GAME_COLUMNS};
+use super::table::{divergences, Column, DIVERGENCE_COLUMNS, FINDING_COLUMNS, GAME_COLUMNS};
 use super::{Reporter, Summary};
 use crate::audit::{FileInfo, GameReport};
 
 const GAMES: &str = "games.csv";
 const FINDINGS: &str = "findings.csv";
+const DIVERGENCES: &str = "divergences.csv";
 
 pub struct CsvReporter {
     dir: PathBuf,
     games: csv::Writer<BufWriter<File>>,
     findings: csv::Writer<BufWriter<File>>,
+    divergences: csv::Writer<BufWriter<File>>,
 }
 
 fn partial(dir: &Path, name: &str) -> PathBuf {
@@ -44,14 +46,19 @@ impl CsvReporter {
         };
         let mut games = open(GAMES)?;
         let mut findings = open(FINDINGS)?;
+        let mut divergences = open(DIVERGENCES)?;
         games.write_record(header(GAME_COLUMNS)).map_err(csv_err)?;
         findings
             .write_record(header(FINDING_COLUMNS))
+            .map_err(csv_err)?;
+        divergences
+            .write_record(header(DIVERGENCE_COLUMNS))
             .map_err(csv_err)?;
         Ok(CsvReporter {
             dir: dir.to_path_buf(),
             games,
             findings,
+            divergences,
         })
     }
 }
@@ -66,13 +73,20 @@ impl Reporter for CsvReporter {
                 .map(|c| (c.value)(file, g, f).to_text());
             self.findings.write_record(row).map_err(csv_err)?;
         }
+        for d in divergences(g) {
+            let row = DIVERGENCE_COLUMNS
+                .iter()
+                .map(|c| (c.value)(file, g, d).to_text());
+            self.divergences.write_record(row).map_err(csv_err)?;
+        }
         Ok(())
     }
 
     fn finish(&mut self, _summary: &Summary) -> io::Result<()> {
         self.games.flush()?;
         self.findings.flush()?;
-        for name in [GAMES, FINDINGS] {
+        self.divergences.flush()?;
+        for name in [GAMES, FINDINGS, DIVERGENCES] {
             fs::rename(partial(&self.dir, name), self.dir.join(name))?;
         }
         Ok(())

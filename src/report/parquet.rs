@@ -1,4 +1,5 @@
-//! `--out DIR --parquet`: `games.parquet` and `findings.parquet`, the
+//! `--out DIR --parquet`: `games.parquet`, `findings.parquet` and
+//! `divergences.parquet`, the
 //! tables of [`super::table`] with typed columns, Snappy-compressed. Rows
 //! are handed to the writer in batches of [`BATCH_ROWS`] and row groups are
 //! closed every [`ROW_GROUP_ROWS`] rows, so memory stays bounded whatever
@@ -13,12 +14,13 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
-use super::arrow::{findings_schema, games_schema, BatchBuilder, Tables};
+use super::arrow::{divergences_schema, findings_schema, games_schema, BatchBuilder, Tables};
 use super::{Reporter, Summary};
 use crate::audit::{FileInfo, GameReport};
 
 const GAMES: &str = "games.parquet";
 const FINDINGS: &str = "findings.parquet";
+const DIVERGENCES: &str = "divergences.parquet";
 /// Rows gathered before they are handed to the writer.
 pub const BATCH_ROWS: usize = 8192;
 /// Rows per row group.
@@ -29,6 +31,7 @@ pub struct ParquetReporter {
     tables: Tables,
     games: ArrowWriter<File>,
     findings: ArrowWriter<File>,
+    divergences: ArrowWriter<File>,
 }
 
 fn partial(dir: &Path, name: &str) -> PathBuf {
@@ -56,6 +59,7 @@ impl ParquetReporter {
             tables: Tables::default(),
             games: open(GAMES, games_schema())?,
             findings: open(FINDINGS, findings_schema())?,
+            divergences: open(DIVERGENCES, divergences_schema())?,
         })
     }
 }
@@ -72,15 +76,22 @@ impl Reporter for ParquetReporter {
     fn game(&mut self, file: &FileInfo, g: &GameReport) -> io::Result<()> {
         self.tables.add(file, g);
         flush(&mut self.tables.games, &mut self.games, BATCH_ROWS)?;
-        flush(&mut self.tables.findings, &mut self.findings, BATCH_ROWS)
+        flush(&mut self.tables.findings, &mut self.findings, BATCH_ROWS)?;
+        flush(
+            &mut self.tables.divergences,
+            &mut self.divergences,
+            BATCH_ROWS,
+        )
     }
 
     fn finish(&mut self, _summary: &Summary) -> io::Result<()> {
         flush(&mut self.tables.games, &mut self.games, 1)?;
         flush(&mut self.tables.findings, &mut self.findings, 1)?;
+        flush(&mut self.tables.divergences, &mut self.divergences, 1)?;
         self.games.finish().map_err(pq_err)?;
         self.findings.finish().map_err(pq_err)?;
-        for name in [GAMES, FINDINGS] {
+        self.divergences.finish().map_err(pq_err)?;
+        for name in [GAMES, FINDINGS, DIVERGENCES] {
             fs::rename(partial(&self.dir, name), self.dir.join(name))?;
         }
         Ok(())

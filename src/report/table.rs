@@ -1,5 +1,6 @@
-//! The two tables every tabular output shares, defined once: `games` (one
-//! row per game) and `findings` (one row per finding). Each column is a
+//! The tables every tabular output shares, defined once: `games` (one row
+//! per game), `findings` (one row per finding) and `divergences` (one row
+//! per scored game and pair of countings whose margins differ). Each column is a
 //! name, a type and the function that gives its value; CSV writes the
 //! values as text, Parquet and the Python package as typed Arrow columns.
 //! docs/OUTPUT.md documents each column.
@@ -8,6 +9,7 @@ use crate::audit::{FileInfo, GameReport, Status};
 use crate::core::findings::{Finding, Severity};
 use crate::core::rules::Ruleset;
 use crate::scoring::counting::{Counting, Scores};
+use crate::scoring::divergence::Divergence;
 use crate::scoring::{ResultCheck, Scored, Scoring};
 
 /// A column's type.
@@ -454,3 +456,95 @@ pub const FINDING_COLUMNS: &[Column<FindingValue>] = &[
         value: |_, _, x| v(x.message.clone()),
     },
 ];
+
+/// The value of a `divergences` column for one pair of countings of a game.
+pub type DivergenceValue = fn(&FileInfo, &GameReport, &Divergence) -> Value;
+
+/// A cause's share of a margin difference (0 when it plays no part).
+fn cause(d: &Divergence, name: &str) -> f64 {
+    d.causes
+        .iter()
+        .find(|(c, _)| *c == name)
+        .map_or(0.0, |(_, x)| *x)
+}
+
+/// The columns of the divergences table, in order: one row per scored game
+/// and pair of countings whose margins differ, the difference split into
+/// its causes (`Components::NAMES`; they add up to `margin_difference`).
+pub const DIVERGENCE_COLUMNS: &[Column<DivergenceValue>] = &[
+    Column {
+        name: "file",
+        kind: Kind::Text,
+        value: |f, _, _| v(f.path.clone()),
+    },
+    Column {
+        name: "game",
+        kind: Kind::Int,
+        value: |_, g, _| v(g.index),
+    },
+    Column {
+        name: "first",
+        kind: Kind::Text,
+        value: |_, _, d| v(d.between[0].key()),
+    },
+    Column {
+        name: "second",
+        kind: Kind::Text,
+        value: |_, _, d| v(d.between[1].key()),
+    },
+    Column {
+        name: "margin_difference",
+        kind: Kind::Float,
+        value: |_, _, d| v(d.margin_difference),
+    },
+    Column {
+        name: "winner_changes",
+        kind: Kind::Bool,
+        value: |_, _, d| v(d.winner_changes),
+    },
+    Column {
+        name: "handicap_stones",
+        kind: Kind::Float,
+        value: |_, _, d| v(cause(d, "handicap_stones")),
+    },
+    Column {
+        name: "stones_placed",
+        kind: Kind::Float,
+        value: |_, _, d| v(cause(d, "stones_placed")),
+    },
+    Column {
+        name: "pass_stones",
+        kind: Kind::Float,
+        value: |_, _, d| v(cause(d, "pass_stones")),
+    },
+    Column {
+        name: "white_last_pass",
+        kind: Kind::Float,
+        value: |_, _, d| v(cause(d, "white_last_pass")),
+    },
+    Column {
+        name: "seki_eyes",
+        kind: Kind::Float,
+        value: |_, _, d| v(cause(d, "seki_eyes")),
+    },
+    Column {
+        name: "points_to_fill",
+        kind: Kind::Float,
+        value: |_, _, d| v(cause(d, "points_to_fill")),
+    },
+    Column {
+        name: "komi",
+        kind: Kind::Float,
+        value: |_, _, d| v(cause(d, "komi")),
+    },
+    Column {
+        name: "compensation",
+        kind: Kind::Float,
+        value: |_, _, d| v(cause(d, "compensation")),
+    },
+];
+
+/// A game's divergences: empty when it was not scored.
+pub fn divergences(g: &GameReport) -> &[Divergence] {
+    scored(g).map_or(&[], |s| s.divergence.as_slice())
+}
