@@ -241,7 +241,7 @@ order by checked desc""",
         "## Reading the causes",
         "",
         "A pair of countings differs by the difference of their components (docs/RULES.md, "
-        "\"Why countings differ\"): `stones_placed` (area counting counts the stones each "
+        "Scoring, \"Divergence\"): `stones_placed` (area counting counts the stones each "
         "side placed, territory counting the captures they cost), `handicap_stones` (stones "
         "not placed in play), `pass_stones` (AGA territory counting and Swedish rules give a "
         "prisoner per pass), `white_last_pass` (AGA rule 11: White's owed last pass), "
