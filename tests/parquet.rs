@@ -112,3 +112,23 @@ fn parquet_needs_out() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--out"));
 }
+
+/// The games table names each ruleset's first illegal move: in
+/// `ko-immediate.sgf` White retakes the ko at once with move 10 (the
+/// record's comment says so), illegal under all three rulesets.
+#[test]
+fn the_games_table_names_the_first_illegal_move() {
+    let dir = scratch("first-illegal");
+    Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .current_dir(root())
+        .args(["check", "corpus/rules/ko-immediate.sgf", "-q", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (header, rows) = csv_rows(&dir.join("games.csv"));
+    let col = |name: &str| rows[0][header.iter().position(|h| h == name).unwrap()].clone();
+    for r in ["aga", "japanese", "swedish"] {
+        assert_eq!(col(&format!("{r}_first_illegal_move")), "10", "{r}");
+        assert_eq!(col(&format!("{r}_first_illegal_kind")), "ko", "{r}");
+    }
+}

@@ -7,6 +7,7 @@
 
 use crate::audit::{FileInfo, GameReport, Status};
 use crate::core::findings::{Finding, Severity};
+use crate::core::replay::Illegal;
 use crate::core::rules::Ruleset;
 use crate::scoring::counting::{Counting, Scores};
 use crate::scoring::divergence::Divergence;
@@ -111,6 +112,9 @@ fn check(g: &GameReport) -> Option<&ResultCheck> {
 }
 fn count(g: &GameReport, s: Severity) -> usize {
     g.findings.iter().filter(|f| f.severity == s).count()
+}
+fn first_illegal(g: &GameReport, r: Ruleset) -> Option<&Illegal> {
+    g.verdicts.get(r).illegal.first()
 }
 fn illegal(g: &GameReport, r: Ruleset) -> usize {
     g.verdicts.get(r).illegal.len()
@@ -374,6 +378,36 @@ pub const GAME_COLUMNS: &[Column<GameValue>] = &[
         name: "duplicate_of_game",
         kind: Kind::Int,
         value: |_, g| v(g.duplicate_of.as_ref().map(|d| d.game)),
+    },
+    Column {
+        name: "aga_first_illegal_move",
+        kind: Kind::Int,
+        value: |_, g| v(first_illegal(g, Ruleset::Aga).map(|i| i.move_number)),
+    },
+    Column {
+        name: "aga_first_illegal_kind",
+        kind: Kind::Text,
+        value: |_, g| v(first_illegal(g, Ruleset::Aga).map(|i| i.kind.key())),
+    },
+    Column {
+        name: "japanese_first_illegal_move",
+        kind: Kind::Int,
+        value: |_, g| v(first_illegal(g, Ruleset::Japanese).map(|i| i.move_number)),
+    },
+    Column {
+        name: "japanese_first_illegal_kind",
+        kind: Kind::Text,
+        value: |_, g| v(first_illegal(g, Ruleset::Japanese).map(|i| i.kind.key())),
+    },
+    Column {
+        name: "swedish_first_illegal_move",
+        kind: Kind::Int,
+        value: |_, g| v(first_illegal(g, Ruleset::Swedish).map(|i| i.move_number)),
+    },
+    Column {
+        name: "swedish_first_illegal_kind",
+        kind: Kind::Text,
+        value: |_, g| v(first_illegal(g, Ruleset::Swedish).map(|i| i.kind.key())),
     },
 ];
 
