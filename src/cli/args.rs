@@ -8,6 +8,8 @@ use sgfaudit::audit::AuditOptions;
 use sgfaudit::core::findings::Severity;
 use sgfaudit::core::rules::{AgaSuperko, RuleOptions, SameColour, SwedishSuicide};
 use sgfaudit::options::{self, Selection, SeverityOverride};
+
+use super::config::PathOverride;
 use sgfaudit::scoring::{DeadStonesMode, KomiMode, ScoreMode, ScoringOptions};
 
 #[derive(Parser)]
@@ -205,6 +207,20 @@ pub struct CheckArgs {
     /// (an error row says so): bytes, or with a K, M or G suffix.
     #[arg(long, value_name = "SIZE", value_parser = options::parse_size, default_value = "256M")]
     pub max_file_size: u64,
+    /// Read the settings from FILE instead of the sgfaudit.toml (or
+    /// .sgfaudit.toml, or pyproject.toml's [tool.sgfaudit]) found in the
+    /// current directory or its parents.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+    /// Use no configuration file.
+    #[arg(long)]
+    pub no_config: bool,
+    /// Print the settings in force and where each comes from, then exit.
+    #[arg(long)]
+    pub show_config: bool,
+    /// The configuration's per-path overrides (set after parsing).
+    #[arg(skip)]
+    pub overrides: Vec<PathOverride>,
 }
 
 impl CheckArgs {
@@ -253,6 +269,15 @@ impl CheckArgs {
             ignore: self.ignore.clone(),
             severity: self.severity.clone(),
         }
+    }
+
+    /// The selection for one file: the run's, changed by the configuration's
+    /// overrides whose paths match it (in order).
+    pub fn selection_for(&self, base: &Selection, path: &str) -> Selection {
+        self.overrides
+            .iter()
+            .filter(|o| o.globs.is_match(path))
+            .fold(base.clone(), |s, o| o.apply(&s))
     }
 
     /// The severity at which findings make the exit status 1 (`None`: never).

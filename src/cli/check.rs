@@ -58,8 +58,13 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 // --select and --ignore leave findings out of every output and
                 // of the exit status, --severity changes their level; the
                 // verdicts per ruleset stay complete.
-                let game = selection.apply(game);
-                let game = game.as_ref();
+                let selected = if args.overrides.is_empty() {
+                    selection.apply(game)
+                } else {
+                    let here = args.selection_for(&selection, &file.path);
+                    std::borrow::Cow::Owned(here.apply(game).into_owned())
+                };
+                let game = selected.as_ref();
                 summary.add_game(game);
                 for (i, r) in reporters.iter_mut().enumerate() {
                     if i == 0 && !stdout_open {

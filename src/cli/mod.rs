@@ -3,12 +3,13 @@
 
 pub mod args;
 mod check;
+mod config;
 mod explain;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 use args::{Cli, Command};
 use sgfaudit::core::findings::Code;
@@ -18,7 +19,10 @@ pub fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         eprintln!("sgfaudit: internal error: {info}");
     }));
-    let cli = Cli::parse();
+    let cli = match with_config() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     match cli.command {
         Command::Codes => codes(),
         Command::Explain(args) => explain::run(args),
@@ -87,4 +91,48 @@ fn rules(json: bool) -> ExitCode {
 fn usage_error(msg: &str) -> ExitCode {
     eprintln!("sgfaudit: {msg}");
     ExitCode::from(2)
+}
+
+/// The command line, with `check`'s settings from the configuration file
+/// for the flags it does not give itself; `--show-config` prints them.
+fn with_config() -> Result<Cli, ExitCode> {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let parse = |args: &[std::ffi::OsString]| {
+        Cli::command()
+            .try_get_matches_from(args)
+            .and_then(|m| Cli::from_arg_matches(&m).map(|c| (c, m)))
+            .unwrap_or_else(|e| e.exit())
+    };
+    let (cli, matches) = parse(&argv);
+    let Command::Check(first) = &cli.command else {
+        return Ok(cli);
+    };
+    let Some(given) = matches.subcommand_matches("check") else {
+        return Ok(cli);
+    };
+    let path = match (&first.config, first.no_config) {
+        (_, true) => None,
+        (Some(p), _) => Some(p.clone()),
+        (None, false) => std::env::current_dir().ok().and_then(|d| config::find(&d)),
+    };
+    let loaded = match path.as_deref().map(config::load).transpose() {
+        Ok(c) => c,
+        Err(e) => return Err(usage_error(&format!("bad configuration: {e}"))),
+    };
+    let (mut cli, all) = match &loaded {
+        Some(c) => parse(&config::merged_args(&argv, c, given)),
+        None => (cli, matches.clone()),
+    };
+    let Command::Check(args) = &mut cli.command else {
+        return Ok(cli);
+    };
+    if let Some(c) = &loaded {
+        args.overrides = c.overrides.clone();
+    }
+    if args.show_config {
+        let merged = all.subcommand_matches("check").unwrap_or(given);
+        print!("{}", config::show(loaded.as_ref(), given, merged));
+        return Err(ExitCode::SUCCESS);
+    }
+    Ok(cli)
 }

@@ -1,0 +1,137 @@
+//! `sgfaudit.toml`: found upwards from the current directory (or
+//! `[tool.sgfaudit]` in `pyproject.toml`), flags on the command line win,
+//! per-path overrides change the selection, and a bad file is an error
+//! naming its file, line and key (exit 2).
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{root, scratch};
+
+fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run sgfaudit");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A project with the ko retake twice: once among games, once in a folder
+/// of test positions.
+fn project(name: &str, config_name: &str, config: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    std::fs::create_dir_all(dir.join("games/positions")).unwrap();
+    let ko = root().join("corpus/rules/ko-immediate.sgf");
+    std::fs::copy(&ko, dir.join("games/ko.sgf")).unwrap();
+    std::fs::copy(&ko, dir.join("games/positions/ko.sgf")).unwrap();
+    std::fs::write(dir.join(config_name), config).unwrap();
+    dir
+}
+
+fn setting<'a>(shown: &'a str, key: &str) -> &'a str {
+    shown
+        .lines()
+        .find(|l| l.starts_with(&format!("{key} = ")))
+        .unwrap_or_else(|| panic!("no {key} in {shown}"))
+}
+
+#[test]
+fn settings_come_from_the_nearest_file_and_flags_win() {
+    let dir = project(
+        "config-precedence",
+        "sgfaudit.toml",
+        "# archive settings\ndead-stones = \"markup\"\nkomi = 6.5\nselect = [\"R4\", \"A5\"]\n",
+    );
+    // Found from a subdirectory.
+    let (code, shown, err) = run_in(
+        &dir.join("games"),
+        &["check", ".", "--komi", "7", "--show-config"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(shown.contains("sgfaudit.toml"), "{shown}");
+    assert!(setting(&shown, "dead-stones").contains("= markup"));
+    assert!(setting(&shown, "dead-stones").ends_with("sgfaudit.toml:2"));
+    assert!(setting(&shown, "komi").contains("= 7 "));
+    assert!(setting(&shown, "komi").ends_with("# command line"));
+    assert!(setting(&shown, "select").contains("= R4,A5"));
+    assert!(setting(&shown, "score").ends_with("# default"));
+    // --no-config leaves the file out.
+    let (_, shown, _) = run_in(&dir, &["check", ".", "--no-config", "--show-config"]);
+    assert!(setting(&shown, "dead-stones").contains("= auto"), "{shown}");
+}
+
+#[test]
+fn pyproject_tool_table_is_read() {
+    let dir = project(
+        "config-pyproject",
+        "pyproject.toml",
+        "[project]\nname = \"games\"\n\n[tool.sgfaudit]\nfail-on = \"never\"\n",
+    );
+    let (code, shown, _) = run_in(&dir, &["check", "games", "--show-config"]);
+    assert_eq!(code, 0);
+    assert!(
+        setting(&shown, "fail-on").ends_with("pyproject.toml:5"),
+        "{shown}"
+    );
+    // fail-on = never: the ko retakes no longer fail the run.
+    let (code, _, _) = run_in(&dir, &["check", "games", "-q"]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn overrides_change_the_selection_of_matching_paths() {
+    let dir = project(
+        "config-overrides",
+        "sgfaudit.toml",
+        "[[overrides]]\npaths = [\"**/positions/**\"]\nignore = [\"R404\"]\n",
+    );
+    let (_, out, err) = run_in(&dir, &["check", "games", "-q", "--format", "jsonl"]);
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2, "{err}");
+    for r in rows {
+        let codes: Vec<&str> = r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["code"].as_str().unwrap())
+            .collect();
+        let in_positions = r["file"].as_str().unwrap().contains("positions");
+        assert_eq!(codes.contains(&"R404"), !in_positions, "{r}");
+    }
+}
+
+#[test]
+fn a_bad_configuration_names_file_line_and_key() {
+    let cases = [
+        ("dead-stones = \"maybe\"\n", "sgfaudit.toml:1: dead-stones:"),
+        (
+            "\n\ncolour = \"red\"\n",
+            "sgfaudit.toml:3: colour: no such setting",
+        ),
+        (
+            "quiet = \"yes\"\n",
+            "sgfaudit.toml:1: quiet: expects true or false",
+        ),
+        ("komi = [\n", "sgfaudit.toml:"),
+        (
+            "[[overrides]]\npaths = [\"x/**\"]\nseverity = [\"Z9=info\"]\n",
+            "sgfaudit.toml:3: overrides: severity:",
+        ),
+    ];
+    for (i, (text, expected)) in cases.iter().enumerate() {
+        let dir = project(&format!("config-bad-{i}"), "sgfaudit.toml", text);
+        let (code, _, err) = run_in(&dir, &["check", "games", "-q"]);
+        assert_eq!(code, 2, "{text}: {err}");
+        assert!(err.contains(expected), "{text}: {err}");
+    }
+}
