@@ -47,7 +47,7 @@ fn settings_come_from_the_nearest_file_and_flags_win() {
     let dir = project(
         "config-precedence",
         "sgfaudit.toml",
-        "# archive settings\ndead-stones = \"markup\"\nkomi = 6.5\nselect = [\"R4\", \"A5\"]\n",
+        "# archive settings\ndead-stones = \"markup\"\nkomi = 6.5\nselect = [\"R4\", \"A5\"]\nglob = [\"!positions/**\"]\n",
     );
     // Found from a subdirectory.
     let (code, shown, err) = run_in(
@@ -62,6 +62,10 @@ fn settings_come_from_the_nearest_file_and_flags_win() {
     assert!(setting(&shown, "komi").ends_with("# command line"));
     assert!(setting(&shown, "select").contains("= R4,A5"));
     assert!(setting(&shown, "score").ends_with("# default"));
+    assert!(
+        setting(&shown, "glob").ends_with("sgfaudit.toml:5"),
+        "{shown}"
+    );
     // --no-config leaves the file out.
     let (_, shown, _) = run_in(&dir, &["check", ".", "--no-config", "--show-config"]);
     assert!(setting(&shown, "dead-stones").contains("= auto"), "{shown}");

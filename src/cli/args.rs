@@ -27,7 +27,7 @@ pub struct Cli {
 pub enum Command {
     /// Replay every game under AGA, Japanese 1989 and Swedish rules and report
     /// illegal moves, repetitions and record anomalies.
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// List every finding code with its severity and meaning.
     Codes,
     /// The three rulesets as implemented, side by side, each line with its
@@ -152,6 +152,16 @@ pub struct CheckArgs {
     /// game with a problem) to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Only read the files below a directory whose path matches one of these
+    /// globs; `!GLOB` leaves paths out (repeatable, as ripgrep's -g).
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+    /// Also read hidden files and directories (names beginning with `.`).
+    #[arg(long)]
+    pub hidden: bool,
+    /// Do not honour .gitignore and .ignore files.
+    #[arg(long)]
+    pub no_ignore: bool,
     /// Worker threads (0 = all cores).
     #[arg(short = 'j', long, default_value_t = 0)]
     pub jobs: usize,

@@ -45,8 +45,20 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let selection = args.selection();
     let mut summary = Summary::default();
     let mut files_in = 0u64;
-    let walk = Walk::new(paths)
+    let mut walk = match Walk::new(paths)
         .max_file_size(args.max_file_size)
+        .hidden(args.hidden)
+        .ignore_files(!args.no_ignore)
+        .globs(&args.globs)
+    {
+        Ok(w) => w,
+        Err(e) => return usage_error(&e),
+    };
+    if let Some(dir) = &args.out {
+        walk = walk.exclude_dir(dir);
+    }
+    let left_out = walk.skipped();
+    let walk = walk
         .take_while(|_| !INTERRUPTED.load(Ordering::SeqCst))
         .inspect(|_| files_in += 1);
     // A closed standard output (`| head`) ends the summary or JSONL there, but
@@ -95,6 +107,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         pb.finish_and_clear();
     }
     summary.interrupted = INTERRUPTED.load(Ordering::SeqCst);
+    summary.files_left_out = left_out.load(Ordering::Relaxed);
     let finished = result.and_then(|()| {
         for (i, r) in reporters.iter_mut().enumerate() {
             if i == 0 && !stdout_open {

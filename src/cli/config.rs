@@ -204,7 +204,8 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let id = key.replace('-', "_");
         let arg = check
             .get_arguments()
-            .find(|a| a.get_id().as_str() == id && !NOT_SETTINGS.contains(&id.as_str()));
+            .find(|a| a.get_id().as_str() == id || a.get_long() == Some(key.as_str()))
+            .filter(|a| !NOT_SETTINGS.contains(&a.get_id().as_str()));
         let Some(arg) = arg else {
             let known: Vec<String> = check
                 .get_arguments()

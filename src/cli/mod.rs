@@ -30,7 +30,7 @@ pub fn main() -> ExitCode {
         // Games are isolated one by one (audit.rs); this catches a bug anywhere
         // else, so the process never dies with Rust's panic status 101.
         Command::Check(args) => {
-            std::panic::catch_unwind(move || check::run(args)).unwrap_or_else(|_| {
+            std::panic::catch_unwind(move || check::run(*args)).unwrap_or_else(|_| {
                 eprintln!("sgfaudit: stopped by an internal error (reported above)");
                 ExitCode::from(2)
             })

@@ -1,8 +1,23 @@
 //! The lazy walk over the inputs named on the command line.
+//!
+//! Inside the directories it walks, as ripgrep does: names beginning with
+//! `.` are left out unless asked for (`hidden`); `.gitignore` and `.ignore`
+//! files of the walked directories apply to their subtrees (a deeper file
+//! wins, `!` re-includes); `--glob` patterns, matched against the path below
+//! the directory named on the command line, keep (`*.sgf`) or leave out
+//! (`!drafts/**`) files and directories; the run's own output directory is
+//! never read. A path named on the command line is always read. What is
+//! left out is counted ([`Walk::skipped`]).
 
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::Match;
 
 use super::archive;
 use super::error::{Action, InputError};
@@ -71,10 +86,39 @@ fn dir_id(p: &Path) -> Option<(u64, u64)> {
 }
 
 /// A directory being walked: its remaining entries (reversed, so `pop` yields
-/// them in order) and its identity.
+/// them in order), its identity, and its own ignore files' rules.
 struct Frame {
     entries: Vec<PathBuf>,
     id: Option<(u64, u64)>,
+    ignore: Option<Gitignore>,
+}
+
+/// `--glob` patterns: those that keep and those (`!`) that leave out.
+#[derive(Clone, Debug, Default)]
+struct Globs {
+    keep: Option<GlobSet>,
+    leave: Option<GlobSet>,
+}
+
+/// What the walk leaves out inside directories.
+#[derive(Clone, Debug)]
+struct Filter {
+    hidden: bool,
+    ignore_files: bool,
+    globs: Globs,
+    /// Identities of directories never read (the run's output directory).
+    excluded: Vec<(u64, u64)>,
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Filter {
+            hidden: false,
+            ignore_files: true,
+            globs: Globs::default(),
+            excluded: Vec::new(),
+        }
+    }
 }
 
 /// The lazy walk over all inputs.
@@ -92,6 +136,10 @@ pub struct Walk {
     /// The directory named on the command line being walked, and the count of
     /// items handed out when it began: one that yields none gets a row.
     root_dir: Option<(String, u64)>,
+    /// That directory's path, which `--glob` patterns are relative to.
+    root_path: PathBuf,
+    filter: Filter,
+    skipped: Arc<AtomicU64>,
 }
 
 impl Walk {
@@ -106,7 +154,115 @@ impl Walk {
             max_entry: DEFAULT_MAX_FILE_SIZE,
             yielded: 0,
             root_dir: None,
+            root_path: PathBuf::new(),
+            filter: Filter::default(),
+            skipped: Arc::new(AtomicU64::new(0)),
         }
+    }
+
+    /// Also walk into, and read, names beginning with `.` (`--hidden`).
+    pub fn hidden(mut self, yes: bool) -> Walk {
+        self.filter.hidden = yes;
+        self
+    }
+
+    /// Honour `.gitignore` and `.ignore` files (the default; `--no-ignore`
+    /// turns it off).
+    pub fn ignore_files(mut self, yes: bool) -> Walk {
+        self.filter.ignore_files = yes;
+        self
+    }
+
+    /// `--glob` patterns, ripgrep's way: `*.sgf` keeps (when any pattern
+    /// keeps, a file must match one), `!drafts/**` leaves out.
+    pub fn globs(mut self, patterns: &[String]) -> Result<Walk, String> {
+        let mut keep = GlobSetBuilder::new();
+        let mut leave = GlobSetBuilder::new();
+        let (mut any_keep, mut any_leave) = (false, false);
+        for p in patterns {
+            let (set, pattern, any) = match p.strip_prefix('!') {
+                Some(rest) => (&mut leave, rest, &mut any_leave),
+                None => (&mut keep, p.as_str(), &mut any_keep),
+            };
+            let g = Glob::new(pattern).map_err(|e| format!("--glob {p}: {e}"))?;
+            set.add(g);
+            *any = true;
+        }
+        let build = |b: GlobSetBuilder, any: bool| -> Result<Option<GlobSet>, String> {
+            any.then(|| b.build().map_err(|e| format!("--glob: {e}")))
+                .transpose()
+        };
+        self.filter.globs = Globs {
+            keep: build(keep, any_keep)?,
+            leave: build(leave, any_leave)?,
+        };
+        Ok(self)
+    }
+
+    /// Never read this directory (the run's `--out`), wherever it lies.
+    pub fn exclude_dir(mut self, dir: &Path) -> Walk {
+        if let Some(id) = dir_id(dir) {
+            self.filter.excluded.push(id);
+        }
+        self
+    }
+
+    /// The count of game files and archives left out so far (hidden,
+    /// ignored, not matching `--glob`; what lies in a directory left out is
+    /// not counted), shared: read it when the walk is over.
+    pub fn skipped(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.skipped)
+    }
+
+    /// Whether the walk leaves out `path`, an entry of the directory on top
+    /// of the stack.
+    fn leaves_out(&self, path: &Path, is_dir: bool) -> bool {
+        let f = &self.filter;
+        if !f.hidden
+            && path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        {
+            return true;
+        }
+        if is_dir && dir_id(path).is_some_and(|id| f.excluded.contains(&id)) {
+            return true;
+        }
+        if f.ignore_files {
+            for frame in self.stack.iter().rev() {
+                match frame.ignore.as_ref().map(|g| g.matched(path, is_dir)) {
+                    Some(Match::Ignore(_)) => return true,
+                    Some(Match::Whitelist(_)) => break,
+                    _ => {}
+                }
+            }
+        }
+        let below = path.strip_prefix(&self.root_path).unwrap_or(path);
+        if f.globs.leave.as_ref().is_some_and(|g| g.is_match(below)) {
+            return true;
+        }
+        !is_dir && f.globs.keep.as_ref().is_some_and(|g| !g.is_match(below))
+    }
+
+    /// The rules of `dir`'s own `.gitignore` and `.ignore`, if it has any.
+    fn ignore_rules(&self, dir: &Path) -> Option<Gitignore> {
+        if !self.filter.ignore_files {
+            return None;
+        }
+        let files: Vec<PathBuf> = [".gitignore", ".ignore"]
+            .iter()
+            .map(|n| dir.join(n))
+            .filter(|p| p.is_file())
+            .collect();
+        if files.is_empty() {
+            return None;
+        }
+        let mut b = GitignoreBuilder::new(dir);
+        for f in &files {
+            // A line that is no pattern is left out, as git does.
+            let _ = b.add(f);
+        }
+        b.build().ok()
     }
 
     /// Archive entries larger than `bytes` are not read (`--max-file-size`).
@@ -143,7 +299,12 @@ impl Walk {
                 if let Some(id) = id {
                     self.active.insert(id);
                 }
-                self.stack.push(Frame { entries, id });
+                let ignore = self.ignore_rules(dir);
+                self.stack.push(Frame {
+                    entries,
+                    id,
+                    ignore,
+                });
             }
             Err(e) => self.pending.push(Item {
                 name: display(dir),
@@ -170,6 +331,7 @@ impl Walk {
         match fs::metadata(&path) {
             Ok(m) if m.is_dir() => {
                 self.root_dir = Some((arg, self.yielded));
+                self.root_path = path.clone();
                 self.enter_dir(&path)
             }
             Ok(m) if special_kind(&m.file_type()).is_some() => self.pending.push(Item {
@@ -243,7 +405,18 @@ impl Walk {
                     self.stack.pop();
                     continue;
                 };
-                match fs::metadata(&path) {
+                let meta = fs::metadata(&path);
+                let is_dir = meta.as_ref().is_ok_and(|m| m.is_dir());
+                if self.leaves_out(&path, is_dir) {
+                    let readable = is_sgf(&path)
+                        || is_compressed_sgf(&path)
+                        || archive::kind_of(&path).is_some();
+                    if !is_dir && readable {
+                        self.skipped.fetch_add(1, Ordering::Relaxed);
+                    }
+                    continue;
+                }
+                match meta {
                     Ok(m) if m.is_dir() => self.enter_dir(&path),
                     Ok(m) if is_sgf(&path) => {
                         let source = match special_kind(&m.file_type()) {

@@ -84,6 +84,9 @@ pub struct Summary {
     pub files: u64,
     /// Files that could not be read at all.
     pub files_unreadable: u64,
+    /// Game files and archives the walk left out (hidden, ignored, not
+    /// matching `--glob`).
+    pub files_left_out: u64,
     pub games: u64,
     pub games_ok: u64,
     pub games_error: u64,

@@ -32,6 +32,14 @@ impl<W: Write> Reporter for TextReporter<W> {
             )?;
         }
         writeln!(o, "files: {} ({} unreadable)", s.files, s.files_unreadable)?;
+        if s.files_left_out > 0 {
+            writeln!(
+                o,
+                "  left out: {} (hidden, in .gitignore/.ignore, or not matching --glob; \
+                 --hidden, --no-ignore)",
+                s.files_left_out
+            )?;
+        }
         writeln!(
             o,
             "games: {} ({} audited, {} could not be audited), {} moves",

@@ -1,0 +1,134 @@
+//! Directory walking as ripgrep does it: .gitignore and .ignore files,
+//! hidden names, --glob, and the run's own output directory.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{root, scratch};
+
+/// The files a run reports, in order.
+fn files(dir: &Path, args: &[&str]) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .current_dir(dir)
+        .args(["check", "-q", "--format", "jsonl"])
+        .args(args)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["file"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+fn tree(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    let game = std::fs::read(root().join("corpus/rules/ko-pass.sgf")).unwrap();
+    for f in [
+        "a/pro.sgf",
+        "a/drafts/d1.sgf",
+        "a/old.bak.sgf",
+        "a/keep.bak.sgf",
+        "a/.hidden.sgf",
+        "a/.cache/c.sgf",
+        "a/sub/s.sgf",
+        "a/sub/t.sgf",
+    ] {
+        let p = dir.join(f);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, &game).unwrap();
+    }
+    std::fs::write(
+        dir.join("a/.gitignore"),
+        "drafts/\n*.bak.sgf\n!keep.bak.sgf\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("a/sub/.ignore"), "t.sgf\n").unwrap();
+    dir
+}
+
+#[test]
+fn ignore_files_and_hidden_names_are_honoured() {
+    let dir = tree("walk-ignore");
+    assert_eq!(
+        files(&dir, &["a"]),
+        ["a/keep.bak.sgf", "a/pro.sgf", "a/sub/s.sgf"]
+    );
+    assert_eq!(
+        files(&dir, &["a", "--hidden"]),
+        [
+            "a/.cache/c.sgf",
+            "a/.hidden.sgf",
+            "a/keep.bak.sgf",
+            "a/pro.sgf",
+            "a/sub/s.sgf"
+        ]
+    );
+    assert_eq!(
+        files(&dir, &["a", "--no-ignore"]),
+        [
+            "a/drafts/d1.sgf",
+            "a/keep.bak.sgf",
+            "a/old.bak.sgf",
+            "a/pro.sgf",
+            "a/sub/s.sgf",
+            "a/sub/t.sgf"
+        ]
+    );
+    // Walking from inside: the same rules, and `.` itself is not hidden.
+    assert_eq!(
+        files(&dir.join("a"), &["."]),
+        ["./keep.bak.sgf", "./pro.sgf", "./sub/s.sgf"]
+    );
+    // A path named on the command line is read whatever the rules say.
+    assert_eq!(files(&dir, &["a/old.bak.sgf"]), ["a/old.bak.sgf"]);
+}
+
+#[test]
+fn the_summary_counts_what_was_left_out() {
+    let dir = tree("walk-summary");
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .current_dir(&dir)
+        .args(["check", "-q", "a"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    // old.bak.sgf, .hidden.sgf and t.sgf; drafts/ and .cache/ are left out
+    // as directories, their files not counted.
+    assert!(text.contains("  left out: 3 ("), "{text}");
+}
+
+#[test]
+fn globs_keep_and_leave_out_below_the_directory() {
+    let dir = tree("walk-glob");
+    assert_eq!(files(&dir, &["a", "-g", "sub/**"]), ["a/sub/s.sgf"]);
+    assert_eq!(
+        files(&dir, &["a", "--glob", "!sub/**"]),
+        ["a/keep.bak.sgf", "a/pro.sgf"]
+    );
+    assert_eq!(
+        files(&dir, &["a", "-g", "*.sgf", "-g", "!pro.sgf"]),
+        ["a/keep.bak.sgf", "a/sub/s.sgf"]
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .current_dir(&dir)
+        .args(["check", "a", "-g", "a/{b"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_output_directory_is_never_read() {
+    let dir = tree("walk-out");
+    let out_dir = dir.join("a/report");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    std::fs::write(out_dir.join("leftover.sgf"), "(;SZ[9];B[ee])").unwrap();
+    let got = files(&dir, &["a", "--out", "a/report"]);
+    assert!(!got.iter().any(|f| f.contains("report")), "{got:?}");
+    assert!(out_dir.join("games.csv").exists());
+}
