@@ -131,8 +131,9 @@ pub enum DeadStonesArg {
 #[derive(clap::Args)]
 pub struct CheckArgs {
     /// SGF files, directories (searched recursively for *.sgf in any letter
-    /// case) and archives (.zip, .tar, .tar.gz, .tgz, .tar.bz2: their *.sgf entries,
-    /// reported as ARCHIVE!ENTRY); `-` reads one SGF from standard input.
+    /// case) and archives (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tar.xz: their
+    /// *.sgf entries, reported as ARCHIVE!ENTRY); `-` reads one SGF from
+    /// standard input.
     pub paths: Vec<String>,
     /// Read more paths from FILE, one per line (`-` for standard input).
     #[arg(long, value_name = "FILE")]

@@ -1,5 +1,6 @@
 //! Game files inside archives: `.zip`, and tar files plain, gzipped (`.tar.gz`,
-//! `.tgz`) or bzip2-compressed (`.tar.bz2`, `.tbz2`, `.tbz`), as game databases
+//! `.tgz`), bzip2- (`.tar.bz2`, `.tbz2`, `.tbz`) or xz-compressed (`.tar.xz`,
+//! `.txz`; the decoder may take at most 128 MiB), as game databases
 //! are shipped (KGS's yearly archives come as zip, tar.gz and tar.bz2). Entries
 //! are read in the archive's own order, straight from the archive (nothing is
 //! unpacked to disk), by a reader thread that hands them over through a bounded
@@ -18,7 +19,7 @@ use std::thread;
 use std::collections::HashMap;
 
 use super::error::{Action, InputError};
-use super::item::{read_capped, Item, Source};
+use super::item::{read_capped, Compression, Item, Source};
 
 /// Entries read ahead of the audit.
 const IN_FLIGHT: usize = 16;
@@ -100,9 +101,11 @@ pub fn kind_of(path: &Path) -> Option<Kind> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
     if name.ends_with(".zip") {
         Some(Kind::Zip)
-    } else if [".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz"]
-        .iter()
-        .any(|ext| name.ends_with(ext))
+    } else if [
+        ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz", ".tar.xz", ".txz",
+    ]
+    .iter()
+    .any(|ext| name.ends_with(ext))
     {
         Some(Kind::Tar)
     } else {
@@ -161,6 +164,9 @@ struct Sender {
     /// How often each entry name was sent.
     seen: HashMap<String, u32>,
     sent: usize,
+    /// How deep inside archives the entries being read lie (0: the archive
+    /// named; 1: an archive inside it, the deepest read).
+    depth: u8,
 }
 
 impl Sender {
@@ -170,6 +176,7 @@ impl Sender {
             max_entry,
             seen: HashMap::new(),
             sent: 0,
+            depth: 0,
         }
     }
 
@@ -239,17 +246,49 @@ fn open(path: &Path, name: &str, out: &mut Sender) -> Option<BufReader<File>> {
     }
 }
 
+/// An archive entry that is itself an archive: read one level deep from
+/// its bytes (bounded by the entry limit like any entry), its entries named
+/// `OUTER!INNER!ENTRY`; deeper archives, and kinds not read, get a row.
+/// Returns the source to report for the entry itself, or `None` when its
+/// entries were sent.
+fn nested(out: &mut Sender, name: &str, inner: &str, r: impl Read, size: u64) -> Option<Source> {
+    let Some(kind) = kind_of(Path::new(inner)) else {
+        return Some(Source::Broken(InputError::Skipped(
+            "a .7z or .rar archive inside an archive is not read".into(),
+        )));
+    };
+    if out.depth > 0 {
+        return Some(Source::Broken(InputError::Skipped(
+            "an archive nested two deep is not read".into(),
+        )));
+    }
+    let bytes = match out.read(r, size) {
+        Source::Bytes(b) => b,
+        other => return Some(other),
+    };
+    let here = entry_name(name, inner);
+    out.depth += 1;
+    match kind {
+        Kind::Zip => read_zip(io::Cursor::new(bytes), &here, out),
+        Kind::Tar => read_tar(io::Cursor::new(bytes), &here, out),
+    }
+    out.depth -= 1;
+    None
+}
+
 /// A name that announces an archive inside the archive.
 fn is_archive_name(entry: &str) -> bool {
     let lower = entry.to_ascii_lowercase();
     [
         ".zip", ".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tbz2", ".tbz", ".7z", ".rar", ".tar.xz",
+        ".txz",
     ]
     .iter()
     .any(|ext| lower.ends_with(ext))
 }
 
 fn read_zip<R: Read + io::Seek>(mut file: R, name: &str, out: &mut Sender) {
+    let sent_before = out.sent;
     let declared = declared_entries(&mut file);
     let mut zip = match zip::ZipArchive::new(file) {
         Ok(z) => z,
@@ -270,9 +309,11 @@ fn read_zip<R: Read + io::Seek>(mut file: R, name: &str, out: &mut Sender) {
                     continue;
                 }
                 let source = if is_archive_name(&inner) {
-                    Source::Broken(InputError::Skipped(
-                        "an archive inside an archive is not read".into(),
-                    ))
+                    let size = entry.size();
+                    match nested(out, name, &inner, entry, size) {
+                        Some(source) => source,
+                        None => continue,
+                    }
                 } else if !is_sgf_name(&inner) {
                     continue;
                 } else if entry.size() > MAX_RATIO.saturating_mul(entry.compressed_size().max(1)) {
@@ -305,7 +346,7 @@ fn read_zip<R: Read + io::Seek>(mut file: R, name: &str, out: &mut Sender) {
         let at = entry_name(name, "(repeated names)");
         out.send(at, Source::Broken(InputError::RepeatedNames(n - zip.len())));
     }
-    if out.sent == 0 {
+    if out.sent == sent_before {
         out.send(name.into(), Source::Broken(InputError::NoGames));
     }
 }
@@ -350,6 +391,7 @@ fn overlapping_entries<R: Read + io::Seek>(zip: &mut zip::ZipArchive<R>) -> Opti
 }
 
 fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
+    let sent_before = out.sent;
     let mut file = BufReader::new(file);
     // gzip announces itself with 1f 8b, bzip2 with "BZh".
     let head = match io::BufRead::fill_buf(&mut file) {
@@ -359,12 +401,12 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
             return;
         }
     };
-    let reader: Box<dyn Read> = if head.starts_with(&[0x1f, 0x8b]) {
-        Box::new(flate2::read::MultiGzDecoder::new(file))
-    } else if head.starts_with(b"BZh") {
-        Box::new(bzip2::read::MultiBzDecoder::new(file))
-    } else {
-        Box::new(file)
+    let reader = match Compression::of(head).reader(file) {
+        Ok(r) => r,
+        Err(e) => {
+            unreadable(out, name, InputError::ArchiveRead(e));
+            return;
+        }
     };
     let mut tar = tar::Archive::new(reader);
     // Archives concatenated (`cat a.tar.gz b.tar.gz`) are read to the end, as
@@ -402,9 +444,11 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
         };
         let kind = entry.header().entry_type();
         let source = if is_archive_name(&entry_path) && kind.is_file() {
-            Source::Broken(InputError::Skipped(
-                "an archive inside an archive is not read".into(),
-            ))
+            let size = entry.size();
+            match nested(out, name, &entry_path, &mut entry, size) {
+                Some(source) => source,
+                None => continue,
+            }
         } else if !is_sgf_name(&entry_path) || kind.is_dir() {
             continue;
         } else if !kind.is_file() {
@@ -424,7 +468,7 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
             return;
         }
     }
-    if out.sent == 0 {
+    if out.sent == sent_before {
         out.send(name.into(), Source::Broken(InputError::NoGames));
     }
 }

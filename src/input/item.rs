@@ -114,6 +114,52 @@ fn open_regular(p: &std::path::Path) -> Result<fs::File, InputError> {
     Ok(file)
 }
 
+/// The compression a stream announces by its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Compression {
+    Gzip,
+    Bzip2,
+    Xz,
+    None,
+}
+
+/// The most memory the xz decoder may take: enough for every preset of
+/// `xz` (`-9` needs 65 MiB), refused beyond, so a stream that declares a
+/// 4 GiB dictionary costs nothing.
+pub(crate) const XZ_MEMLIMIT: u64 = 128 << 20;
+
+impl Compression {
+    pub(crate) fn of(head: &[u8]) -> Compression {
+        if head.starts_with(&[0x1f, 0x8b]) {
+            Compression::Gzip
+        } else if head.starts_with(b"BZh") {
+            Compression::Bzip2
+        } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0x00]) {
+            Compression::Xz
+        } else {
+            Compression::None
+        }
+    }
+
+    /// `r` read through its decompressor; concatenated streams are read to
+    /// the end, as `zcat`, `bzcat` and `xzcat` do.
+    pub(crate) fn reader<R: io::Read + 'static>(self, r: R) -> Result<Box<dyn io::Read>, String> {
+        Ok(match self {
+            Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(r)),
+            Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(r)),
+            Compression::Xz => {
+                let stream = liblzma::stream::Stream::new_stream_decoder(
+                    XZ_MEMLIMIT,
+                    liblzma::stream::CONCATENATED,
+                )
+                .map_err(|e| e.to_string())?;
+                Box::new(liblzma::read::XzDecoder::new_stream(r, stream))
+            }
+            Compression::None => Box::new(r),
+        })
+    }
+}
+
 /// A compressed game file, decompressed into memory: at most `limit` bytes
 /// come out, so a small file that inflates without end (a bomb) costs the
 /// limit and is refused.
@@ -122,18 +168,20 @@ fn read_compressed(p: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
     let len = file.metadata().map_or(0, |m| m.len());
     let mut file = io::BufReader::new(file);
     let head = io::BufRead::fill_buf(&mut file).map_err(|e| InputError::io(&e, Action::Read))?;
-    let reader: Box<dyn io::Read> = if head.starts_with(&[0x1f, 0x8b]) {
-        Box::new(flate2::read::MultiGzDecoder::new(file))
-    } else if head.starts_with(b"BZh") {
-        Box::new(bzip2::read::MultiBzDecoder::new(file))
-    } else {
+    let compression = Compression::of(head);
+    if compression == Compression::None {
         return Err(InputError::Decompress(
-            "neither gzip nor bzip2 data (by its first bytes)".into(),
+            "neither gzip, bzip2 nor xz data (by its first bytes)".into(),
         ));
-    };
+    }
+    let reader = compression.reader(file).map_err(InputError::Decompress)?;
     // Game records compress about fourfold: a first guess for the buffer.
     let guess = len.saturating_mul(4);
     read_capped(reader, guess, limit, Action::Read).map_err(|e| match e {
+        InputError::Io(_, why) if why.contains("memory limit") => InputError::Decompress(format!(
+            "{why}: the xz stream asks for more than {} MiB to decode",
+            XZ_MEMLIMIT >> 20
+        )),
         InputError::Io(_, why) => InputError::Decompress(why),
         other => other,
     })

@@ -43,9 +43,6 @@ fn display(p: &Path) -> String {
 fn unread_format(p: &Path) -> Option<&'static str> {
     let name = p.file_name()?.to_string_lossy().to_ascii_lowercase();
     [
-        (".sgf.xz", "an xz-compressed SGF file is not read"),
-        (".tar.xz", "an xz-compressed tar archive is not read"),
-        (".txz", "an xz-compressed tar archive is not read"),
         (".7z", "a 7z archive is not read"),
         (".rar", "a rar archive is not read"),
     ]
@@ -60,7 +57,7 @@ fn is_compressed_sgf(p: &Path) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    name.ends_with(".sgf.gz") || name.ends_with(".sgf.bz2")
+    name.ends_with(".sgf.gz") || name.ends_with(".sgf.bz2") || name.ends_with(".sgf.xz")
 }
 
 fn is_sgf(p: &Path) -> bool {
