@@ -202,7 +202,15 @@ pub struct PreparedFile {
 impl PreparedFile {
     /// Decodes and scans a file's bytes. Never fails.
     pub fn new(path: String, bytes: Vec<u8>) -> PreparedFile {
-        let collection = sgf::read(bytes);
+        Self::of(path, sgf::read(bytes))
+    }
+
+    /// A part after the first of a file read in parts (`input::parts`).
+    pub fn continuation(path: String, bytes: Vec<u8>) -> PreparedFile {
+        Self::of(path, sgf::read_continuation(bytes))
+    }
+
+    fn of(path: String, collection: sgf::Collection) -> PreparedFile {
         let file_findings = collection.file_findings();
         let no_game = collection.no_game_reason();
         PreparedFile {

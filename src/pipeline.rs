@@ -15,7 +15,8 @@ use rayon::prelude::*;
 use crate::audit::{self, AuditOptions, FileInfo, GameReport, PreparedFile};
 use crate::core::replay::Replayer;
 use crate::duplicates::Duplicates;
-use crate::input::Item;
+use crate::input::parts::PartOf;
+use crate::input::{Item, Source};
 
 /// Input bytes in flight per thread, with [`FILES_PER_THREAD`] files: bounds
 /// the memory of a batch whatever the size of files.
@@ -42,44 +43,82 @@ pub enum Output<'a> {
 }
 
 /// A file of the batch: ready to audit, or already reported as unreadable.
-enum Prepared {
+enum Body {
     File(PreparedFile),
     Unreadable(FileInfo, Box<GameReport>),
 }
 
+/// A file (or a part of a large one) of the batch.
+struct Prepared {
+    body: Body,
+    part: Option<PartOf>,
+}
+
 impl Prepared {
     fn new(item: Item, limit: u64) -> Prepared {
-        match item.read(limit) {
-            Ok(bytes) => Prepared::File(PreparedFile::new(item.name, bytes)),
-            Err(why) => Prepared::Unreadable(
+        let part = match &item.source {
+            Source::Part(_, part) => Some(*part),
+            _ => None,
+        };
+        let body = match item.read(limit) {
+            Ok(bytes) if part.is_some_and(|p| p.offset > 0) => {
+                Body::File(PreparedFile::continuation(item.name, bytes))
+            }
+            Ok(bytes) => Body::File(PreparedFile::new(item.name, bytes)),
+            Err(why) => Body::Unreadable(
                 FileInfo {
                     path: item.name,
                     encoding: None,
                 },
                 Box::new(audit::unreadable(why)),
             ),
-        }
+        };
+        Prepared { body, part }
     }
 
     fn info(&self) -> &FileInfo {
-        match self {
-            Prepared::File(f) => &f.file,
-            Prepared::Unreadable(info, _) => info,
+        match &self.body {
+            Body::File(f) => &f.file,
+            Body::Unreadable(info, _) => info,
         }
     }
 
     fn reports(&self) -> usize {
-        match self {
-            Prepared::File(f) => f.reports(),
-            Prepared::Unreadable(..) => 1,
+        match &self.body {
+            Body::File(f) => f.reports(),
+            Body::Unreadable(..) => 1,
         }
     }
 
     /// Game `index`'s report, audited with this thread's replayer.
     fn audit(&self, index: usize, opts: &AuditOptions) -> GameReport {
-        match self {
-            Prepared::File(f) => REPLAYER.with(|r| f.audit(index, opts, &mut r.borrow_mut())),
-            Prepared::Unreadable(_, report) => (**report).clone(),
+        match &self.body {
+            Body::File(f) => REPLAYER.with(|r| f.audit(index, opts, &mut r.borrow_mut())),
+            Body::Unreadable(_, report) => (**report).clone(),
+        }
+    }
+}
+
+/// The large file whose parts are being handed on: its name and the games
+/// of its parts so far, by which the next part's games are numbered.
+#[derive(Default)]
+struct PartCursor {
+    file: Option<String>,
+    games: usize,
+}
+
+/// A part's report placed in its file: the game numbered after the games
+/// of the parts before it, its findings' byte offsets, lines and columns
+/// counted from the start of the file.
+fn place(report: &mut GameReport, part: &PartOf, games_before: usize) {
+    report.index += games_before;
+    for f in &mut report.findings {
+        if let Some(loc) = f.location.as_mut() {
+            loc.offset += part.offset;
+            if loc.line == 1 {
+                loc.column += part.column.saturating_sub(1);
+            }
+            loc.line += part.line.saturating_sub(1);
         }
     }
 }
@@ -112,9 +151,11 @@ where
             }
         });
         let mut duplicates = Duplicates::default();
+        let mut cursor = PartCursor::default();
         for batch in batches {
             let pool = pool.as_ref();
-            audit_batch(batch, opts, pool, threads, &mut duplicates, &mut sink)?;
+            let state = (&mut duplicates, &mut cursor);
+            audit_batch(batch, opts, pool, threads, state, &mut sink)?;
         }
         Ok(())
     })
@@ -159,7 +200,7 @@ fn audit_batch<S, E>(
     opts: &AuditOptions,
     pool: Option<&rayon::ThreadPool>,
     threads: usize,
-    duplicates: &mut Duplicates,
+    (duplicates, cursor): (&mut Duplicates, &mut PartCursor),
     sink: &mut S,
 ) -> Result<(), E>
 where
@@ -192,11 +233,34 @@ where
             None => audit_round(),
         };
         for (&(f, g), report) in round.iter().zip(&mut reports) {
-            let info = prepared[f].info();
+            let p = &prepared[f];
+            let info = p.info();
+            // A part of a large file, or the row that ends such a file
+            // early (a game tree too long), is numbered within the file.
+            let in_parts = cursor.file.as_deref() == Some(info.path.as_str());
+            match &p.part {
+                Some(part) => place(report, part, if in_parts { cursor.games } else { 0 }),
+                None if in_parts => report.index += cursor.games,
+                None => {}
+            }
             duplicates.check(&info.path, report);
             sink(Output::Game(info, report))?;
-            if g + 1 == prepared[f].reports() {
-                sink(Output::FileDone(info))?;
+            if g + 1 == p.reports() {
+                match &p.part {
+                    Some(part) if !part.last => {
+                        if !in_parts {
+                            *cursor = PartCursor {
+                                file: Some(info.path.clone()),
+                                games: 0,
+                            };
+                        }
+                        cursor.games += p.reports();
+                    }
+                    _ => {
+                        *cursor = PartCursor::default();
+                        sink(Output::FileDone(info))?;
+                    }
+                }
             }
         }
     }

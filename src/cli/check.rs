@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use sgfaudit::input::{self, Walk};
+use sgfaudit::input::{self, Source, Walk};
 use sgfaudit::pipeline::{self, Output};
 use sgfaudit::report::csv::{CsvGamesReporter, CsvReporter};
 use sgfaudit::report::github::GithubReporter;
@@ -60,7 +60,13 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let left_out = walk.skipped();
     let walk = walk
         .take_while(|_| !INTERRUPTED.load(Ordering::SeqCst))
-        .inspect(|_| files_in += 1);
+        // A large file read in parts is one input: only its last part (or
+        // the row that ends it early) counts.
+        .inspect(|item| {
+            if !matches!(&item.source, Source::Part(_, part) if !part.last) {
+                files_in += 1;
+            }
+        });
     // A closed standard output (`| head`) ends the summary or JSONL there, but
     // the files of --out are still written to the end.
     let mut stdout_open = true;

@@ -5,6 +5,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::error::{Action, InputError};
+use super::parts::PartOf;
 
 /// Where an input's bytes come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +17,8 @@ pub enum Source {
     /// A game file compressed on its own (`.sgf.gz`, `.sgf.bz2`): gzip or
     /// bzip2, told by its first bytes.
     Compressed(PathBuf),
+    /// A part of a large collection file (`src/input/parts.rs`).
+    Part(PathBuf, PartOf),
     /// The input cannot be read.
     Broken(InputError),
 }
@@ -33,6 +36,7 @@ impl Item {
         match &self.source {
             Source::File(p) | Source::Compressed(p) => fs::metadata(p).map_or(0, |m| m.len()),
             Source::Bytes(b) => b.len() as u64,
+            Source::Part(_, part) => part.len,
             _ => 0,
         }
     }
@@ -54,6 +58,20 @@ impl Item {
                 read_capped(file, len.saturating_add(1), limit, Action::Read)
             }
             Source::Compressed(p) => read_compressed(p, limit),
+            Source::Part(p, part) => {
+                if part.len > limit {
+                    return Err(InputError::TooLarge { limit });
+                }
+                let mut file = open_regular(p)?;
+                io::Seek::seek(&mut file, io::SeekFrom::Start(part.offset))
+                    .map_err(|e| InputError::io(&e, Action::Read))?;
+                read_capped(
+                    io::Read::take(file, part.len),
+                    part.len,
+                    limit,
+                    Action::Read,
+                )
+            }
             Source::Stdin => read_capped(io::stdin().lock(), 1 << 20, limit, Action::ReadStdin),
             Source::Bytes(b) if b.len() as u64 > limit => Err(InputError::TooLarge { limit }),
             Source::Bytes(b) => Ok(b.clone()),

@@ -10,6 +10,7 @@ pub mod archive;
 mod error;
 mod file_list;
 mod item;
+pub mod parts;
 mod walk;
 
 pub use error::{Action, InputError};

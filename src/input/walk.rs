@@ -22,6 +22,7 @@ use ignore::Match;
 use super::archive;
 use super::error::{Action, InputError};
 use super::item::{special_kind, Item, Source};
+use super::parts::{self, Parts};
 use super::{escape_name, DEFAULT_MAX_FILE_SIZE};
 
 /// A path as reports name it: as it is when it is UTF-8, else with its
@@ -125,6 +126,8 @@ pub struct Walk {
     pending: Vec<Item>,
     /// The entries of the archive being read, before the walk goes on.
     archive: Option<archive::Entries>,
+    /// The parts of the large file being read, before the walk goes on.
+    parts: Option<Parts>,
     active: HashSet<(u64, u64)>,
     /// Largest archive entry read (`--max-file-size`).
     max_entry: u64,
@@ -147,6 +150,7 @@ impl Walk {
             stack: Vec::new(),
             pending: Vec::new(),
             archive: None,
+            parts: None,
             active: HashSet::new(),
             max_entry: DEFAULT_MAX_FILE_SIZE,
             yielded: 0,
@@ -310,6 +314,26 @@ impl Walk {
         }
     }
 
+    /// The item of a game file, or, for a large UTF-8 collection, the
+    /// start of its parts (`src/input/parts.rs`).
+    fn game_file(&mut self, path: PathBuf, name: String, len: u64) -> Option<Item> {
+        let (split_above, part_bytes) = parts::sizes();
+        if len > split_above {
+            let mut head = Vec::with_capacity(1 << 20);
+            let read = fs::File::open(&path).and_then(|f| {
+                std::io::Read::read_to_end(&mut std::io::Read::take(f, 1 << 20), &mut head)
+            });
+            if read.is_ok() && parts::splits(len, &head, split_above) {
+                self.parts = Some(Parts::new(name, path, part_bytes, self.max_entry));
+                return None;
+            }
+        }
+        Some(Item {
+            name,
+            source: Source::File(path),
+        })
+    }
+
     fn open_archive(&mut self, path: PathBuf, name: String) {
         if let Some(kind) = archive::kind_of(&path) {
             self.archive = Some(archive::entries(path, name, kind, self.max_entry));
@@ -343,10 +367,11 @@ impl Walk {
                 source: Source::Compressed(path),
             }),
             // A file named explicitly is audited whatever its extension.
-            Ok(_) => self.pending.push(Item {
-                name: arg,
-                source: Source::File(path),
-            }),
+            Ok(m) => {
+                if let Some(item) = self.game_file(path, arg, m.len()) {
+                    self.pending.push(item);
+                }
+            }
             Err(e) => {
                 let why = if fs::symlink_metadata(&path).is_ok() {
                     InputError::BrokenLink(e.to_string())
@@ -384,6 +409,12 @@ impl Walk {
                     None => self.archive = None,
                 }
             }
+            if let Some(parts) = self.parts.as_mut() {
+                match parts.next() {
+                    Some(item) => return Some(item),
+                    None => self.parts = None,
+                }
+            }
             if self.stack.is_empty() {
                 if let Some((name, before)) = self.root_dir.take() {
                     if self.yielded == before {
@@ -416,14 +447,17 @@ impl Walk {
                 match meta {
                     Ok(m) if m.is_dir() => self.enter_dir(&path),
                     Ok(m) if is_sgf(&path) => {
-                        let source = match special_kind(&m.file_type()) {
-                            Some(kind) => Source::Broken(InputError::NotRegular(kind)),
-                            None => Source::File(path.clone()),
-                        };
-                        return Some(Item {
-                            name: display(&path),
-                            source,
-                        });
+                        if let Some(kind) = special_kind(&m.file_type()) {
+                            return Some(Item {
+                                name: display(&path),
+                                source: Source::Broken(InputError::NotRegular(kind)),
+                            });
+                        }
+                        let name = display(&path);
+                        match self.game_file(path, name, m.len()) {
+                            Some(item) => return Some(item),
+                            None => continue,
+                        }
                     }
                     Ok(m) if is_compressed_sgf(&path) => {
                         let source = match special_kind(&m.file_type()) {

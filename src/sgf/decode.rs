@@ -176,6 +176,25 @@ fn detect(bytes: &[u8]) -> &'static Encoding {
     det.guess(None, Utf8Detection::Allow)
 }
 
+/// Decodes a part after the first of a file read in parts: valid UTF-8 is
+/// taken as it is (the file was judged UTF-8 by its start; a `CA` label in a
+/// later game does not change that, as it does not when the file is read
+/// whole), anything else as a file of its own.
+pub fn decode_continuation(bytes: Vec<u8>) -> Decoded {
+    match String::from_utf8(bytes) {
+        Ok(text) => Decoded {
+            text,
+            identity: true,
+            encoding: encoding_rs::UTF_8,
+            bom_len: 0,
+            label: None,
+            findings: Vec::new(),
+            utf32: None,
+        },
+        Err(e) => decode(e.into_bytes()),
+    }
+}
+
 /// Decodes a file's bytes. Never fails.
 pub fn decode(bytes: Vec<u8>) -> Decoded {
     if let Some(d) = decode_utf32(&bytes) {

@@ -68,7 +68,16 @@ impl ParsedGame {
 
 /// Decodes and scans a file's bytes.
 pub fn read(bytes: Vec<u8>) -> Collection {
-    let decoded = decode::decode(bytes);
+    collection(decode::decode(bytes))
+}
+
+/// [`read`] for a part after the first of a file read in parts
+/// (`input::parts`): valid UTF-8 is taken as UTF-8 whatever its labels.
+pub fn read_continuation(bytes: Vec<u8>) -> Collection {
+    collection(decode::decode_continuation(bytes))
+}
+
+fn collection(decoded: decode::Decoded) -> Collection {
     let scan = scan::scan(&decoded.text);
     let mut offsets: Vec<usize> = scan.outside.iter().map(|p| p.offset).collect();
     for t in &scan.trees {

@@ -1,0 +1,332 @@
+//! One large collection file read in parts, so memory stays flat however
+//! many games it holds (databases are shipped as one `.sgf` of hundreds of
+//! thousands of games). A file larger than [`SPLIT_ABOVE`] whose first MiB
+//! is UTF-8 is cut, at game-tree boundaries found at the byte level, into
+//! parts of about [`PART_BYTES`]; each part is read, decoded and audited on
+//! its own, and the pipeline renumbers its games and places its findings
+//! as in the whole file. UTF-8 is required because its bytes `(`, `)`, `[`,
+//! `]` and `\` are always those characters; in two-byte legacy encodings
+//! (GBK, Shift_JIS) they can be halves of other characters, so such files
+//! are read whole, as before.
+//!
+//! A part is cut only after a `)` that closes a top-level game tree,
+//! outside any property value, and only when a `(` follows (so the last
+//! part keeps the file's tail). A game tree longer than the file size limit
+//! becomes a part of its own, which is refused as too large when read (a
+//! row says so); the games before and after it are read.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+
+use super::error::{Action, InputError};
+use super::item::{Item, Source};
+
+/// Files larger than this are read in parts (when UTF-8).
+pub const SPLIT_ABOVE: u64 = 64 << 20;
+/// A part's size before it is cut at the next game boundary.
+pub const PART_BYTES: u64 = 1 << 20;
+
+/// Where a part lies in its file, for placing its games and findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartOf {
+    /// Byte offset of the part in the file.
+    pub offset: u64,
+    pub len: u64,
+    /// The 1-based line and column (in characters) where the part starts.
+    pub line: u32,
+    pub column: u32,
+    /// The file's last part.
+    pub last: bool,
+}
+
+/// Test hook, not an option: `SGFAUDIT_PART_BYTES=N` sets both the size
+/// above which files are split and the part size, so tests can split small
+/// files (tests/parts.rs).
+pub fn sizes() -> (u64, u64) {
+    match std::env::var("SGFAUDIT_PART_BYTES")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        Some(n) if n > 0 => (n, n),
+        _ => (SPLIT_ABOVE, PART_BYTES),
+    }
+}
+
+/// Whether a file of `len` bytes whose first bytes are `head` is read in
+/// parts.
+pub fn splits(len: u64, head: &[u8], split_above: u64) -> bool {
+    if len <= split_above {
+        return false;
+    }
+    // A UTF-8 prefix: valid up to a character cut at the end of the sample.
+    match std::str::from_utf8(head) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none() && e.valid_up_to() + 4 > head.len(),
+    }
+}
+
+/// The byte-level state of an SGF text being cut.
+#[derive(Default)]
+struct Cutter {
+    depth: u32,
+    in_value: bool,
+    escaped: bool,
+    line: u32,
+    column: u32,
+}
+
+/// The parts of `path` (`len` bytes), lazily: the file is read once,
+/// sequentially, with a small buffer.
+pub struct Parts {
+    name: String,
+    path: PathBuf,
+    reader: Option<BufReader<File>>,
+    /// Bytes of the file read by the cutter.
+    pos: u64,
+    part_bytes: u64,
+    max_part: u64,
+    state: Cutter,
+    /// Where the next part starts, and its line and column there.
+    start: (u64, u32, u32),
+    /// A boundary just found (after a top-level `)`), waiting for a `(`
+    /// after it to stand.
+    pending_cut: Option<(u64, u32, u32)>,
+    /// The last boundary that stood, before the part size was reached.
+    last_cut: Option<(u64, u32, u32)>,
+    /// A boundary to cut at on the next call: the end of a game tree
+    /// longer than a part may be, which becomes a part of its own (and a
+    /// row saying it is too large).
+    queued_cut: Option<(u64, u32, u32)>,
+    done: bool,
+}
+
+impl Parts {
+    pub fn new(name: String, path: PathBuf, part_bytes: u64, max_part: u64) -> Parts {
+        let reader = File::open(&path)
+            .ok()
+            .map(|f| BufReader::with_capacity(1 << 16, f));
+        Parts {
+            name,
+            path,
+            reader,
+            pos: 0,
+            part_bytes,
+            max_part,
+            state: Cutter {
+                line: 1,
+                column: 1,
+                ..Cutter::default()
+            },
+            start: (0, 1, 1),
+            pending_cut: None,
+            last_cut: None,
+            queued_cut: None,
+            done: false,
+        }
+    }
+
+    fn item(&self, end: u64, last: bool) -> Item {
+        let (offset, line, column) = self.start;
+        Item {
+            name: self.name.clone(),
+            source: Source::Part(
+                self.path.clone(),
+                PartOf {
+                    offset,
+                    len: end - offset,
+                    line,
+                    column,
+                    last,
+                },
+            ),
+        }
+    }
+
+    fn broken(&mut self, why: InputError) -> Option<Item> {
+        self.done = true;
+        Some(Item {
+            name: self.name.clone(),
+            source: Source::Broken(why),
+        })
+    }
+}
+
+impl Iterator for Parts {
+    type Item = Item;
+
+    fn next(&mut self) -> Option<Item> {
+        if self.done {
+            return None;
+        }
+        if let Some(c) = self.queued_cut.take() {
+            let item = self.item(c.0, false);
+            self.start = c;
+            return Some(item);
+        }
+        let Some(reader) = self.reader.as_mut() else {
+            let why = File::open(&self.path)
+                .err()
+                .map(|e| InputError::io(&e, Action::Read))
+                .unwrap_or(InputError::Skipped("the file could not be reopened".into()));
+            return self.broken(why);
+        };
+        loop {
+            let buf = match reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) => return self.broken(InputError::io(&e, Action::Read)),
+            };
+            if buf.is_empty() {
+                // The end of the file: the rest is the last part.
+                self.done = true;
+                return (self.pos > self.start.0 || self.start.0 == 0)
+                    .then(|| self.item(self.pos, true));
+            }
+            let n = buf.len();
+            let s = &mut self.state;
+            let mut cut = None;
+            for (i, &b) in buf.iter().enumerate() {
+                let at = self.pos + i as u64;
+                if let Some(c) = self.pending_cut {
+                    // The boundary stands if a game tree starts after it.
+                    if b == b'(' && !s.in_value {
+                        self.pending_cut = None;
+                        if c.0 - self.start.0 >= self.part_bytes {
+                            // Too long for one part: the games before the
+                            // last boundary first, then the long one alone.
+                            if c.0 - self.start.0 > self.max_part {
+                                if let Some(l) = self.last_cut.take() {
+                                    self.queued_cut = Some(c);
+                                    cut = Some((l, i));
+                                    break;
+                                }
+                            }
+                            cut = Some((c, i));
+                            break;
+                        }
+                        self.last_cut = Some(c);
+                    } else if !b.is_ascii_whitespace() {
+                        self.pending_cut = None;
+                    }
+                }
+                if s.in_value {
+                    if s.escaped {
+                        s.escaped = false;
+                    } else if b == b'\\' {
+                        s.escaped = true;
+                    } else if b == b']' {
+                        s.in_value = false;
+                    }
+                } else {
+                    match b {
+                        b'[' => s.in_value = true,
+                        b'(' => s.depth += 1,
+                        b')' => {
+                            s.depth = s.depth.saturating_sub(1);
+                            if s.depth == 0 {
+                                self.pending_cut = Some((at + 1, s.line, s.column + 1));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if b == b'\n' {
+                    s.line = s.line.saturating_add(1);
+                    s.column = 1;
+                } else if b & 0xC0 != 0x80 {
+                    s.column = s.column.saturating_add(1);
+                }
+            }
+            if let Some(((end, line, column), used)) = cut {
+                // `used` bytes of the buffer were scanned up to the `(`.
+                reader.consume(used);
+                self.pos += used as u64;
+                self.last_cut = None;
+                let item = self.item(end, false);
+                self.start = (end, line, column);
+                // The cutter's line and column run on from the `(` (not
+                // scanned yet: it is read again with the next buffer).
+                return Some(item);
+            }
+            reader.consume(n);
+            self.pos += n as u64;
+            if self.pos - self.start.0 > self.max_part {
+                // Too long for one part: the games up to the last boundary
+                // make a part now, so they do not share the fate of the long
+                // game tree that follows (its part will be too large to read,
+                // and say so; the file goes on after it).
+                if let Some((end, line, column)) = self.last_cut.take() {
+                    let item = self.item(end, false);
+                    self.start = (end, line, column);
+                    return Some(item);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cut(text: &str, part_bytes: u64) -> Vec<(String, PartOf)> {
+        let dir = std::env::temp_dir().join(format!("sgfaudit-parts-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{part_bytes}-{}.sgf", text.len()));
+        std::fs::write(&path, text).unwrap();
+        Parts::new("f".into(), path, part_bytes, 1 << 20)
+            .map(|item| match item.source {
+                Source::Part(_, p) => {
+                    let s = &text[p.offset as usize..(p.offset + p.len) as usize];
+                    (s.to_string(), p)
+                }
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn parts_end_after_top_level_trees_outside_values() {
+        // The `)` and `(` inside C[...] (one escaped `]` among them) and the
+        // variation's `)` must not cut.
+        let text = "(;B[aa];C[ ) ( \\] ])\n(;W[bb](;B[cc])(;B[dd]))\n(;B[ee])";
+        let parts = cut(text, 1);
+        let texts: Vec<&str> = parts.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "(;B[aa];C[ ) ( \\] ])",
+                "\n(;W[bb](;B[cc])(;B[dd]))",
+                "\n(;B[ee])"
+            ]
+        );
+        let places: Vec<(u64, u32, u32, bool)> = parts
+            .iter()
+            .map(|(_, p)| (p.offset, p.line, p.column, p.last))
+            .collect();
+        // The first part ends at byte 20, line 1 column 21; the second
+        // starts there and ends on line 2 after 24 more bytes.
+        assert_eq!(
+            places,
+            [(0, 1, 1, false), (20, 1, 21, false), (45, 2, 25, true)]
+        );
+    }
+
+    #[test]
+    fn a_part_grows_to_its_size_and_keeps_the_tail() {
+        let text = "(;B[aa])(;B[bb])(;B[cc])  \n";
+        let parts = cut(text, 12);
+        let texts: Vec<&str> = parts.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(texts, ["(;B[aa])(;B[bb])", "(;B[cc])  \n"]);
+    }
+
+    #[test]
+    fn only_utf8_files_over_the_size_are_split() {
+        assert!(splits(100, b"(;CA[UTF-8]C[\xc3\xa9])", 10));
+        assert!(!splits(10, b"(;B[aa])", 10));
+        // GBK: a two-byte character whose second byte is `]`.
+        assert!(!splits(100, b"(;C[\x81\x5d])", 10));
+        // A character cut by the end of the sample is still UTF-8.
+        assert!(splits(100, b"(;C[\xc3", 10));
+    }
+}

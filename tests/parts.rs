@@ -1,0 +1,114 @@
+//! A large collection file is read in parts (src/input/parts.rs): its games
+//! are numbered and its findings placed as when it is read whole, and it is
+//! one file in the summary. `SGFAUDIT_PART_BYTES` makes small files split.
+
+mod common;
+
+use std::process::Command;
+
+use common::{root, scratch};
+
+fn jsonl(args: &[&str], part_bytes: Option<&str>) -> (i32, Vec<serde_json::Value>, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sgfaudit"));
+    cmd.current_dir(root())
+        .args(["check", "-q", "--format", "jsonl"])
+        .args(args);
+    if let Some(n) = part_bytes {
+        cmd.env("SGFAUDIT_PART_BYTES", n);
+    }
+    let out = cmd.output().unwrap();
+    let rows = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (
+        out.status.code().unwrap_or(-1),
+        rows,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The UTF-8 records of corpus/real with no syntax or charset finding,
+/// one after another in one file; and the rows each gives alone.
+fn collection() -> (std::path::PathBuf, usize) {
+    let (_, rows, _) = jsonl(&["corpus/real"], None);
+    let clean: Vec<String> = rows
+        .iter()
+        .filter(|r| r["status"] == "ok" && r["game"] == 0)
+        .filter(|r| {
+            r["findings"].as_array().unwrap().iter().all(|f| {
+                let c = f["code"].as_str().unwrap();
+                !c.starts_with('S') && !c.starts_with('E') && !c.starts_with('F')
+            })
+        })
+        .map(|r| r["file"].as_str().unwrap().to_string())
+        .collect();
+    let mut text = Vec::new();
+    let mut n = 0;
+    for f in clean {
+        let bytes = std::fs::read(root().join(&f)).unwrap();
+        if std::str::from_utf8(&bytes).is_ok() && !bytes.starts_with(b"\xef\xbb\xbf") {
+            text.extend_from_slice(&bytes);
+            text.push(b'\n');
+            n += 1;
+        }
+    }
+    let path = scratch("parts").join("collection.sgf");
+    std::fs::write(&path, text).unwrap();
+    (path, n)
+}
+
+#[test]
+fn a_file_read_in_parts_gives_the_rows_of_the_file_read_whole() {
+    let (path, files) = collection();
+    assert!(files > 100, "{files}");
+    let p = path.to_str().unwrap();
+    let (code, whole, _) = jsonl(&[p, "--exit-zero"], None);
+    assert_eq!(code, 0);
+    for part_bytes in ["50000", "2000"] {
+        let (code, split, err) = jsonl(&[p, "--exit-zero", "-j2"], Some(part_bytes));
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(split.len(), whole.len());
+        for (a, b) in whole.iter().zip(&split) {
+            assert_eq!(a, b, "part size {part_bytes}");
+        }
+    }
+    // One file in the summary, however many parts.
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", "-q", "--exit-zero", p])
+        .env("SGFAUDIT_PART_BYTES", "2000")
+        .output()
+        .unwrap();
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.starts_with("files: 1 (0 unreadable)"), "{summary}");
+}
+
+/// A game tree longer than --max-file-size is a part of its own, refused
+/// with a row that says so; the games before and after it are read.
+#[test]
+fn a_game_longer_than_the_size_limit_is_a_row_and_the_file_goes_on() {
+    let dir = scratch("parts-long");
+    let mut text = b"(;GM[1]SZ[9];B[ee])\n(;GM[1]SZ[9];B[cc]C[".to_vec();
+    text.resize(text.len() + 200_000, b'x');
+    text.extend_from_slice(b"])\n(;GM[1]SZ[9];B[dd])\n");
+    let path = dir.join("long.sgf");
+    std::fs::write(&path, &text).unwrap();
+    let (_, rows, err) = jsonl(
+        &[path.to_str().unwrap(), "--max-file-size", "3K"],
+        Some("100"),
+    );
+    let got: Vec<(u64, String)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["game"].as_u64().unwrap(),
+                r["error"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(got.len(), 3, "{err}");
+    assert_eq!(got[0], (0, String::new()));
+    assert_eq!(got[1].0, 1);
+    assert!(got[1].1.contains("--max-file-size"), "{got:?}");
+    assert_eq!(got[2], (2, String::new()));
+}
