@@ -24,6 +24,9 @@ use super::item::{Item, Source};
 
 /// Files larger than this are read in parts (when UTF-8).
 pub const SPLIT_ABOVE: u64 = 64 << 20;
+/// Bytes scanned without a game tree ending before the rest of a file is
+/// given up (at least four times the file size limit).
+const STOP_AFTER: u64 = 1 << 30;
 /// A part's size before it is cut at the next game boundary.
 pub const PART_BYTES: u64 = 1 << 20;
 
@@ -56,7 +59,7 @@ pub fn sizes() -> (u64, u64) {
 /// Whether a file of `len` bytes whose first bytes are `head` is read in
 /// parts.
 pub fn splits(len: u64, head: &[u8], split_above: u64) -> bool {
-    if len <= split_above {
+    if len <= split_above || !head.contains(&b'(') {
         return false;
     }
     // A UTF-8 prefix: valid up to a character cut at the end of the sample.
@@ -250,6 +253,17 @@ impl Iterator for Parts {
             }
             reader.consume(n);
             self.pos += n as u64;
+            // A run of text this long without a game tree ending in it is
+            // no collection (a sparse file, a stream of garbage): the rest
+            // of the file gets a row instead of a scan without end.
+            if self.pos - self.start.0 > STOP_AFTER.max(self.max_part.saturating_mul(4)) {
+                let at = self.start.0;
+                return self.broken(InputError::Skipped(format!(
+                    "no game tree ends in the {} bytes after byte {at}; the rest of the file is \
+                     not read",
+                    self.pos - at
+                )));
+            }
             if self.pos - self.start.0 > self.max_part {
                 // Too long for one part: the games up to the last boundary
                 // make a part now, so they do not share the fate of the long
@@ -326,6 +340,8 @@ mod tests {
         assert!(!splits(10, b"(;B[aa])", 10));
         // GBK: a two-byte character whose second byte is `]`.
         assert!(!splits(100, b"(;C[\x81\x5d])", 10));
+        // No game tree starts in the sample (zeros): not a collection.
+        assert!(!splits(100, &[0u8; 64], 10));
         // A character cut by the end of the sample is still UTF-8.
         assert!(splits(100, b"(;C[\xc3", 10));
     }
