@@ -392,3 +392,36 @@ fn a_huge_comment_is_skipped_whole() {
         rows[0]
     );
 }
+
+/// A gzip, bzip2 or xz game file that inflates twentyfold beyond 32 MiB
+/// is a bomb: refused when it gets there, under 100 MB of memory, not at
+/// the 256 MiB size limit. A small file that inflates as much is read.
+#[test]
+fn a_compressed_bomb_is_refused_early() {
+    let d = scratch("gz-bomb");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..300 {
+        gz.write_all(&zeros).unwrap();
+    }
+    fs::write(d.join("zeros.sgf.gz"), gz.finish().unwrap()).unwrap();
+    // 2,000 copies of one short game: a legitimate, very redundant file
+    // that inflates far more than twentyfold, under the floor.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    for _ in 0..2000 {
+        gz.write_all(GAME.as_bytes()).unwrap();
+    }
+    fs::write(d.join("copies.sgf.gz"), gz.finish().unwrap()).unwrap();
+    let r = run(&[arg(&d)], None);
+    ok_run(&r);
+    let bomb = row(&r, "zeros.sgf.gz");
+    assert!(
+        bomb["error"]
+            .as_str()
+            .unwrap()
+            .contains("inflate to more than"),
+        "{bomb}"
+    );
+    assert_eq!(row(&r, "copies.sgf.gz")["status"], "ok");
+    assert!(r.peak_kib < 100 * 1024, "{} KiB", r.peak_kib);
+}

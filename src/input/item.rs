@@ -178,6 +178,12 @@ impl Compression {
     }
 }
 
+/// A compressed game file may inflate to this many times its size (game
+/// records compress four- to tenfold)...
+const MAX_RATIO: u64 = 20;
+/// ...or to this many bytes, whichever is more.
+const RATIO_FLOOR: u64 = 32 << 20;
+
 /// A compressed game file, decompressed into memory: at most `limit` bytes
 /// come out, so a small file that inflates without end (a bomb) costs the
 /// limit and is refused.
@@ -195,7 +201,13 @@ fn read_compressed(p: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
     let reader = compression.reader(file).map_err(InputError::Decompress)?;
     // Game records compress about fourfold: a first guess for the buffer.
     let guess = len.saturating_mul(4);
-    read_capped(reader, guess, limit, Action::Read).map_err(|e| match e {
+    // No game file inflates a hundredfold beyond a few megabytes; a bomb
+    // does, and is stopped there, not at the size limit.
+    let cap = limit.min(len.saturating_mul(MAX_RATIO).max(RATIO_FLOOR));
+    read_capped(reader, guess, cap, Action::Read).map_err(|e| match e {
+        InputError::TooLarge { .. } if cap < limit => InputError::Bomb(format!(
+            "{len} bytes inflate to more than {cap} ({MAX_RATIO} times their size or more)"
+        )),
         InputError::Io(_, why) if why.contains("memory limit") => InputError::Decompress(format!(
             "{why}: the xz stream asks for more than {} MiB to decode",
             XZ_MEMLIMIT >> 20
