@@ -86,6 +86,7 @@ impl GameError {
             ) => "bad-size",
             GameError::NoRecord(NoRecord::NotGo(_) | NoRecord::NotGoOrUnparsable) => "not-go",
             GameError::NoRecord(NoRecord::Unparsable) => "unparsable",
+            GameError::NoRecord(NoRecord::TooManyValues(_)) => "too-many-values",
             GameError::NoRecord(NoRecord::NoNode) => "no-node",
             GameError::Internal(_) => "internal-error",
         }

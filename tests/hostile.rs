@@ -143,14 +143,23 @@ fn degenerate_texts_cost_memory_linear_in_their_size() {
     let d = scratch("degenerate");
     // 20 MB of `(`: a game tree with no node, an error, in little memory.
     fs::write(d.join("paren.sgf"), vec![b'('; 20 << 20]).unwrap();
-    // One node with 200,000 properties: linear, not quadratic.
+    // One node with 150,000 properties: parsed, linear, not quadratic.
     let mut node = String::from("(;GM[1]");
-    for i in 0..200_000 {
+    for i in 0..150_000 {
         node.push_str(&format!("C{}[x]", ["A", "B", "D"][i % 3]));
     }
     node.push_str(";B[aa])");
     fs::write(d.join("props.sgf"), node).unwrap();
-    // A million empty variations.
+    // A million: more values than the 200,000 a game may have; refused
+    // before parsing.
+    let mut node = String::from("(;GM[1]");
+    for i in 0..1_000_000 {
+        node.push_str(&format!("C{}[x]", ["A", "B", "D"][i % 3]));
+    }
+    node.push(')');
+    fs::write(d.join("million.sgf"), node).unwrap();
+    // A million empty variations: refused before parsing, as the million
+    // properties.
     fs::write(
         d.join("empty-vars.sgf"),
         "(;GM[1]".to_string() + &"()".repeat(1_000_000) + ")",
@@ -161,8 +170,23 @@ fn degenerate_texts_cost_memory_linear_in_their_size() {
     let paren = row(&r, "paren.sgf");
     assert_eq!(paren["status"], "error", "{paren}");
     assert_eq!(row(&r, "props.sgf")["status"], "ok");
-    row(&r, "empty-vars.sgf");
-    assert!(r.peak_kib < 400 * 1024, "{} KiB", r.peak_kib);
+    let million = row(&r, "million.sgf");
+    assert!(
+        million["error"]
+            .as_str()
+            .unwrap()
+            .contains("1000002 property values and variations, more than the 200000"),
+        "{million}"
+    );
+    let vars = row(&r, "empty-vars.sgf");
+    assert!(
+        vars["error"]
+            .as_str()
+            .unwrap()
+            .contains("1000002 property values and variations"),
+        "{vars}"
+    );
+    assert!(r.peak_kib < 150 * 1024, "{} KiB", r.peak_kib);
 }
 
 #[test]

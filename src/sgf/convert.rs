@@ -50,6 +50,10 @@ pub enum NoRecord {
     Unparsable,
     #[error("the game tree holds no node `;`")]
     NoNode,
+    /// More property values and variations than any game holds: not
+    /// parsed, so its memory stays bounded (`sgf::MAX_VALUES`).
+    #[error("the game tree holds {0} property values and variations, more than the {max} sgfaudit parses in one game", max = super::MAX_VALUES)]
+    TooManyValues(usize),
 }
 
 impl NoRecord {
@@ -60,7 +64,9 @@ impl NoRecord {
             | NoRecord::SizeOutOfRange(_)
             | NoRecord::SizeNotANumber(_) => Code::BadSize,
             NoRecord::NotGo(_) | NoRecord::NotGoOrUnparsable => Code::NotGo,
-            NoRecord::Unparsable | NoRecord::NoNode => Code::ParseFailed,
+            NoRecord::Unparsable | NoRecord::NoNode | NoRecord::TooManyValues(_) => {
+                Code::ParseFailed
+            }
         }
     }
 }

@@ -205,6 +205,17 @@ impl Collection {
             findings.push(Finding::new(why.code(), why.to_string()));
             return ParsedGame::no_record(why, findings);
         }
+        // A game of a million properties or variations would cost sgf-parse
+        // tens of bytes of memory per byte of text: beyond any real game, it
+        // is refused.
+        if src.len() > MAX_VALUES {
+            let values = count_values(src);
+            if values > MAX_VALUES {
+                let why = NoRecord::TooManyValues(values);
+                findings.push(Finding::new(why.code(), why.to_string()));
+                return ParsedGame::no_record(why, findings);
+            }
+        }
         if span.nodes > CHUNKED_ABOVE_NODES {
             return self.parse_long_game(src, span.nodes, findings);
         }
@@ -347,6 +358,35 @@ impl Collection {
 /// Replaces the junk the scan found by spaces (same length, so offsets hold).
 /// Comment values (`C`) longer than this are emptied before parsing.
 const LONG_COMMENT: usize = 64 << 10;
+
+/// The most property values and variations a game may hold to be parsed:
+/// a long game of 1,000 moves with setup, markup and variations holds a few
+/// thousand.
+pub const MAX_VALUES: usize = 200_000;
+
+/// The property values (`[...]`) and variations (`(`) of a game's text,
+/// escapes honoured.
+fn count_values(text: &str) -> usize {
+    let mut n = 0;
+    let (mut in_value, mut escaped) = (false, false);
+    for &b in text.as_bytes() {
+        if in_value {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b']' {
+                in_value = false;
+            }
+        } else if b == b'[' {
+            in_value = true;
+            n += 1;
+        } else if b == b'(' {
+            n += 1;
+        }
+    }
+    n
+}
 
 /// `text` with every `C` value longer than [`LONG_COMMENT`] emptied, or
 /// `None` when it has none. Escapes (`\]`) are honoured; identifiers are
