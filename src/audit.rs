@@ -86,7 +86,9 @@ impl GameError {
             ) => "bad-size",
             GameError::NoRecord(NoRecord::NotGo(_) | NoRecord::NotGoOrUnparsable) => "not-go",
             GameError::NoRecord(NoRecord::Unparsable) => "unparsable",
-            GameError::NoRecord(NoRecord::TooManyValues(_)) => "too-many-values",
+            GameError::NoRecord(NoRecord::TooManyValues(_) | NoRecord::TooManyVariations(_)) => {
+                "too-large"
+            }
             GameError::NoRecord(NoRecord::NoNode) => "no-node",
             GameError::Internal(_) => "internal-error",
         }

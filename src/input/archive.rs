@@ -19,7 +19,7 @@ use std::thread;
 use std::collections::HashMap;
 
 use super::error::{Action, InputError};
-use super::item::{read_capped, Compression, Item, Source};
+use super::item::{inflate_cap, read_capped, Compression, Item, Source, MAX_RATIO, RATIO_FLOOR};
 
 /// Entries read ahead of the audit.
 const IN_FLIGHT: usize = 16;
@@ -83,9 +83,6 @@ impl Drop for Entries {
         self.budget.release(u64::MAX);
     }
 }
-/// A zip entry that claims to inflate more than this many times its
-/// compressed size is not read: no game record compresses so well, a bomb does.
-const MAX_RATIO: u64 = 1_000;
 
 /// The kinds of archive read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,8 +195,9 @@ impl Sender {
                 limit: self.max_entry,
             });
         }
-        // A header's size only sizes the first allocation up to 1 MiB: it may lie.
-        match read_capped(r, size.min(1 << 20), self.max_entry, Action::Read) {
+        // A header's size sizes the first allocation up to the bomb floor
+        // (it may lie): a bomb stopped there never makes the buffer grow.
+        match read_capped(r, size.min(RATIO_FLOOR), self.max_entry, Action::Read) {
             Ok(bytes) => Source::Bytes(bytes),
             Err(InputError::TooLarge { limit }) => {
                 Source::Broken(InputError::EntryTooLarge { limit })
@@ -316,11 +314,14 @@ fn read_zip<R: Read + io::Seek>(mut file: R, name: &str, out: &mut Sender) {
                     }
                 } else if !is_sgf_name(&inner) {
                     continue;
-                } else if entry.size() > MAX_RATIO.saturating_mul(entry.compressed_size().max(1)) {
+                } else if entry.size() > inflate_cap(entry.compressed_size()) {
+                    // No game record compresses so well; a bomb does.
                     Source::Broken(InputError::Bomb(format!(
-                        "the entry claims to inflate {} bytes into {}",
+                        "the entry claims to inflate {} bytes into {} ({MAX_RATIO} times \
+                         and {} MiB at most)",
                         entry.compressed_size(),
-                        entry.size()
+                        entry.size(),
+                        RATIO_FLOOR >> 20
                     )))
                 } else {
                     let size = entry.size();
@@ -390,6 +391,47 @@ fn overlapping_entries<R: Read + io::Seek>(zip: &mut zip::ZipArchive<R>) -> Opti
     })
 }
 
+/// Counts the bytes read through it (the compressed stream under a tar).
+struct Counting<R> {
+    inner: R,
+    read: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// A tar entry read from a compressed stream, stopped as a bomb when it
+/// has inflated beyond [`inflate_cap`] of the compressed bytes read since
+/// it began.
+struct RatioGuard<'a, R> {
+    inner: R,
+    compressed: &'a std::cell::Cell<u64>,
+    start: u64,
+    produced: u64,
+}
+
+impl<R: Read> Read for RatioGuard<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.produced += n as u64;
+        let compressed = self.compressed.get().saturating_sub(self.start);
+        if self.produced > inflate_cap(compressed) {
+            return Err(io::Error::other(format!(
+                "the entry inflates {compressed} compressed bytes into more than {} \
+                 ({MAX_RATIO} times and {} MiB at most): a bomb",
+                self.produced,
+                RATIO_FLOOR >> 20
+            )));
+        }
+        Ok(n)
+    }
+}
+
 fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
     let sent_before = out.sent;
     let mut file = BufReader::new(file);
@@ -401,7 +443,13 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
             return;
         }
     };
-    let reader = match Compression::of(head).reader(file) {
+    let compression = Compression::of(head);
+    let compressed = std::rc::Rc::new(std::cell::Cell::new(0u64));
+    let counted = Counting {
+        inner: file,
+        read: std::rc::Rc::clone(&compressed),
+    };
+    let reader = match compression.reader(counted) {
         Ok(r) => r,
         Err(e) => {
             unreadable(out, name, InputError::ArchiveRead(e));
@@ -462,7 +510,17 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
             Source::Broken(InputError::Skipped(what.into()))
         } else {
             let size = entry.size();
-            out.read(&mut entry, size)
+            if compression == Compression::None {
+                out.read(&mut entry, size)
+            } else {
+                let guard = RatioGuard {
+                    inner: &mut entry,
+                    compressed: &compressed,
+                    start: compressed.get(),
+                    produced: 0,
+                };
+                out.read(guard, size)
+            }
         };
         if !out.send(entry_name(name, &entry_path), source) {
             return;

@@ -178,11 +178,16 @@ impl Compression {
     }
 }
 
-/// A compressed game file may inflate to this many times its size (game
-/// records compress four- to tenfold)...
-const MAX_RATIO: u64 = 20;
-/// ...or to this many bytes, whichever is more.
-const RATIO_FLOOR: u64 = 32 << 20;
+/// A compressed game file or archive entry may inflate to this many times
+/// its compressed size (game records compress four- to tenfold)...
+pub(crate) const MAX_RATIO: u64 = 20;
+/// ...or to this many bytes, whichever is more: beyond both it is a bomb.
+pub(crate) const RATIO_FLOOR: u64 = 32 << 20;
+
+/// The most bytes `compressed` bytes may inflate to.
+pub(crate) fn inflate_cap(compressed: u64) -> u64 {
+    compressed.saturating_mul(MAX_RATIO).max(RATIO_FLOOR)
+}
 
 /// A compressed game file, decompressed into memory: at most `limit` bytes
 /// come out, so a small file that inflates without end (a bomb) costs the
@@ -203,7 +208,7 @@ fn read_compressed(p: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
     let guess = len.saturating_mul(4);
     // No game file inflates a hundredfold beyond a few megabytes; a bomb
     // does, and is stopped there, not at the size limit.
-    let cap = limit.min(len.saturating_mul(MAX_RATIO).max(RATIO_FLOOR));
+    let cap = limit.min(inflate_cap(len));
     read_capped(reader, guess, cap, Action::Read).map_err(|e| match e {
         InputError::TooLarge { .. } if cap < limit => InputError::Bomb(format!(
             "{len} bytes inflate to more than {cap} ({MAX_RATIO} times their size or more)"

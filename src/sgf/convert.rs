@@ -50,10 +50,13 @@ pub enum NoRecord {
     Unparsable,
     #[error("the game tree holds no node `;`")]
     NoNode,
-    /// More property values and variations than any game holds: not
-    /// parsed, so its memory stays bounded (`sgf::MAX_VALUES`).
-    #[error("the game tree holds {0} property values and variations, more than the {max} sgfaudit parses in one game", max = super::MAX_VALUES)]
+    /// A node with more property values, or a game with more variations,
+    /// than any real one: not parsed, so its memory stays bounded
+    /// (`sgf::MAX_VALUES`).
+    #[error("a node holds {0} property values, more than the {max} sgfaudit parses", max = super::MAX_VALUES)]
     TooManyValues(usize),
+    #[error("the game tree holds {0} variations, more than the {max} sgfaudit parses", max = super::MAX_VALUES)]
+    TooManyVariations(usize),
 }
 
 impl NoRecord {
@@ -64,9 +67,10 @@ impl NoRecord {
             | NoRecord::SizeOutOfRange(_)
             | NoRecord::SizeNotANumber(_) => Code::BadSize,
             NoRecord::NotGo(_) | NoRecord::NotGoOrUnparsable => Code::NotGo,
-            NoRecord::Unparsable | NoRecord::NoNode | NoRecord::TooManyValues(_) => {
-                Code::ParseFailed
-            }
+            NoRecord::Unparsable
+            | NoRecord::NoNode
+            | NoRecord::TooManyValues(_)
+            | NoRecord::TooManyVariations(_) => Code::ParseFailed,
         }
     }
 }

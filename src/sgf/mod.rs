@@ -205,13 +205,19 @@ impl Collection {
             findings.push(Finding::new(why.code(), why.to_string()));
             return ParsedGame::no_record(why, findings);
         }
-        // A game of a million properties or variations would cost sgf-parse
-        // tens of bytes of memory per byte of text: beyond any real game, it
-        // is refused.
+        // A node of a million properties, or a game of a million variations,
+        // would cost sgf-parse tens of bytes of memory per byte of text:
+        // beyond any real game, it is refused.
         if src.len() > MAX_VALUES {
-            let values = count_values(src);
-            if values > MAX_VALUES {
-                let why = NoRecord::TooManyValues(values);
+            let (values, variations) = count_values(src);
+            let too_many = if values > MAX_VALUES {
+                Some(NoRecord::TooManyValues(values))
+            } else if variations > MAX_VALUES {
+                Some(NoRecord::TooManyVariations(variations))
+            } else {
+                None
+            };
+            if let Some(why) = too_many {
                 findings.push(Finding::new(why.code(), why.to_string()));
                 return ParsedGame::no_record(why, findings);
             }
@@ -359,15 +365,16 @@ impl Collection {
 /// Comment values (`C`) longer than this are emptied before parsing.
 const LONG_COMMENT: usize = 64 << 10;
 
-/// The most property values and variations a game may hold to be parsed:
-/// a long game of 1,000 moves with setup, markup and variations holds a few
-/// thousand.
+/// The most property values one node, or variations one game, may hold to
+/// be parsed: real nodes hold a few values (a setup node a few hundred),
+/// real games a few thousand variations. A long game of many nodes is fine:
+/// it is parsed in chunks.
 pub const MAX_VALUES: usize = 200_000;
 
-/// The property values (`[...]`) and variations (`(`) of a game's text,
-/// escapes honoured.
-fn count_values(text: &str) -> usize {
-    let mut n = 0;
+/// The most values of any one node of a game's text, and its variations
+/// (`(`), escapes honoured.
+fn count_values(text: &str) -> (usize, usize) {
+    let (mut most, mut here, mut variations) = (0, 0, 0);
     let (mut in_value, mut escaped) = (false, false);
     for &b in text.as_bytes() {
         if in_value {
@@ -378,14 +385,23 @@ fn count_values(text: &str) -> usize {
             } else if b == b']' {
                 in_value = false;
             }
-        } else if b == b'[' {
-            in_value = true;
-            n += 1;
-        } else if b == b'(' {
-            n += 1;
+            continue;
+        }
+        match b {
+            b'[' => {
+                in_value = true;
+                here += 1;
+                most = usize::max(most, here);
+            }
+            b';' | b')' => here = 0,
+            b'(' => {
+                here = 0;
+                variations += 1;
+            }
+            _ => {}
         }
     }
-    n
+    (most, variations)
 }
 
 /// `text` with every `C` value longer than [`LONG_COMMENT`] emptied, or
