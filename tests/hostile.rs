@@ -498,3 +498,18 @@ fn archive_entries_that_inflate_too_much_are_refused() {
     assert_eq!(row(&r, "t.tar.gz!ok.sgf")["status"], "ok");
     assert!(r.peak_kib < 100 * 1024, "{} KiB", r.peak_kib);
 }
+
+/// A 50 MB game name (GN, never read) is emptied before parsing, as long
+/// comments are: the game is audited in little memory (it cost about ten
+/// times its size in the parser).
+#[test]
+fn a_huge_unread_value_costs_little() {
+    let d = scratch("long-gn");
+    let text = format!("(;GM[1]SZ[9]GN[{}];B[ee];W[cc])", "x".repeat(50 << 20));
+    fs::write(d.join("gn.sgf"), text).unwrap();
+    let r = run(&[arg(&d.join("gn.sgf"))], None);
+    ok_run(&r);
+    assert_eq!(r.rows[0]["status"], "ok");
+    assert_eq!(r.rows[0]["moves"], 2);
+    assert!(r.peak_kib < 160 * 1024, "{} KiB", r.peak_kib);
+}

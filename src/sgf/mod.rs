@@ -159,14 +159,15 @@ impl Collection {
         } else {
             raw
         };
-        // Comments are never read, and sgf-parse's lexer holds several
-        // times a value's size while it reads it: long ones are emptied.
-        let without_long_comments;
-        let src = if src.len() > LONG_COMMENT {
-            match empty_long_comments(src) {
+        // Comments and the like are never read, and sgf-parse's lexer holds
+        // several times a value's size while it reads it: long ones are
+        // emptied.
+        let without_long_values;
+        let src = if src.len() > LONG_VALUE {
+            match empty_long_values(src) {
                 Some(text) => {
-                    without_long_comments = text;
-                    without_long_comments.as_str()
+                    without_long_values = text;
+                    without_long_values.as_str()
                 }
                 None => src,
             }
@@ -361,9 +362,17 @@ impl Collection {
     }
 }
 
-/// Replaces the junk the scan found by spaces (same length, so offsets hold).
-/// Comment values (`C`) longer than this are emptied before parsing.
-const LONG_COMMENT: usize = 64 << 10;
+/// Values longer than this, of properties sgfaudit never reads (comments,
+/// names of events and games, annotations), are emptied before parsing.
+const LONG_VALUE: usize = 64 << 10;
+
+/// The properties whose values sgfaudit reads (moves, setup, board, rules,
+/// result, players, date, the software and server that wrote the record,
+/// territory): their values are always kept whole.
+const READ: [&str; 25] = [
+    "B", "W", "AB", "AW", "AE", "PL", "SZ", "KM", "HA", "GM", "FF", "CA", "RU", "RE", "PB", "PW",
+    "DT", "AP", "PC", "SO", "GC", "US", "TB", "TW", "MN",
+];
 
 /// The most property values one node, or variations one game, may hold to
 /// be parsed: real nodes hold a few values (a setup node a few hundred),
@@ -404,10 +413,11 @@ fn count_values(text: &str) -> (usize, usize) {
     (most, variations)
 }
 
-/// `text` with every `C` value longer than [`LONG_COMMENT`] emptied, or
-/// `None` when it has none. Escapes (`\]`) are honoured; identifiers are
-/// their upper-case letters, as SGF 4 reads old lower-case forms.
-fn empty_long_comments(text: &str) -> Option<String> {
+/// `text` with every value longer than [`LONG_VALUE`] of a property not in
+/// [`READ`] emptied, or `None` when it has none. Escapes (`\]`) are
+/// honoured; identifiers are their upper-case letters, as SGF 4 reads old
+/// lower-case forms.
+fn empty_long_values(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0; // bytes of `text` already in `out`
@@ -423,7 +433,7 @@ fn empty_long_comments(text: &str) -> Option<String> {
                     j += if bytes[j] == b'\\' { 2 } else { 1 };
                 }
                 let end = j.min(bytes.len());
-                if ident == "C" && end - start > LONG_COMMENT {
+                if end - start > LONG_VALUE && !READ.contains(&ident.as_str()) {
                     let o = out.get_or_insert_with(|| String::with_capacity(text.len() / 2));
                     o.push_str(&text[copied..start]);
                     copied = end;
@@ -453,6 +463,7 @@ fn empty_long_comments(text: &str) -> Option<String> {
     })
 }
 
+/// Replaces the junk the scan found by spaces (same length, so offsets hold).
 fn blank_junk(raw: &str, base: usize, problems: &[scan::Problem]) -> String {
     let mut bytes = raw.as_bytes().to_vec();
     for p in problems.iter().filter(|p| p.junk_len > 0) {
@@ -513,17 +524,19 @@ fn count_nodes(tree: &GameTree) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{empty_long_comments, LONG_COMMENT};
+    use super::{empty_long_values, LONG_VALUE};
 
     #[test]
-    fn only_long_comment_values_are_emptied() {
-        let long = format!("{}\\]{}", "x".repeat(LONG_COMMENT), "y".repeat(10));
-        let text = format!("(;GM[1]C[{long}]PB[C[x]];B[aa]C[short]GC[{long}];W[bb]C[a][{long}])");
-        let got = empty_long_comments(&text).expect("two long comments");
+    fn only_long_values_of_unread_properties_are_emptied() {
+        let long = format!("{}\\]{}", "x".repeat(LONG_VALUE), "y".repeat(10));
+        let text = format!(
+            "(;GM[1]C[{long}]PB[C[x]];B[aa]C[short]GC[{long}]GN[{long}];W[bb]C[a][{long}])"
+        );
+        let got = empty_long_values(&text).expect("long unread values");
         assert_eq!(
             got,
-            format!("(;GM[1]C[]PB[C[x]];B[aa]C[short]GC[{long}];W[bb]C[a][])")
+            format!("(;GM[1]C[]PB[C[x]];B[aa]C[short]GC[{long}]GN[];W[bb]C[a][])")
         );
-        assert_eq!(empty_long_comments("(;GM[1]C[short];B[aa])"), None);
+        assert_eq!(empty_long_values("(;GM[1]C[short];B[aa])"), None);
     }
 }
