@@ -85,29 +85,27 @@ fn run(items: impl Iterator<Item = Item> + Send, o: &RunOptions) -> io::Result<S
 
 /// The summary as JSON text: the counts the CLI's summary prints.
 fn summary_json(s: &Summary) -> String {
-    let by_severity: Vec<String> = s
+    let mut by_code = std::collections::BTreeMap::<&str, u64>::new();
+    for ((code, _), n) in &s.by_code {
+        *by_code.entry(code.id()).or_default() += n;
+    }
+    let by_severity: std::collections::BTreeMap<&str, u64> = s
         .by_severity
         .iter()
-        .map(|(k, v)| format!("\"{}\":{v}", k.as_str()))
+        .map(|(k, v)| (k.as_str(), *v))
         .collect();
-    let by_code: Vec<String> = s
-        .by_code
-        .iter()
-        .map(|((c, _), v)| format!("\"{}\":{v}", c.id()))
-        .collect();
-    format!(
-        "{{\"files\":{},\"files_unreadable\":{},\"games\":{},\"games_ok\":{},\"games_error\":{},\
-         \"moves\":{},\"scored\":{},\"findings_by_severity\":{{{}}},\"findings_by_code\":{{{}}}}}",
-        s.files,
-        s.files_unreadable,
-        s.games,
-        s.games_ok,
-        s.games_error,
-        s.moves,
-        s.scored,
-        by_severity.join(","),
-        by_code.join(",")
-    )
+    serde_json::json!({
+        "files": s.files,
+        "files_unreadable": s.files_unreadable,
+        "games": s.games,
+        "games_ok": s.games_ok,
+        "games_error": s.games_error,
+        "moves": s.moves,
+        "scored": s.scored,
+        "findings_by_severity": by_severity,
+        "findings_by_code": by_code,
+    })
+    .to_string()
 }
 
 type Tables3<'py> = (
