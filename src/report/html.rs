@@ -216,10 +216,6 @@ impl Reporter for HtmlReporter {
     }
 }
 
-fn severity_class(s: Severity) -> &'static str {
-    s.as_str()
-}
-
 fn severity_colour(s: Severity) -> &'static str {
     match s {
         Severity::Error => "#c33",
@@ -371,7 +367,7 @@ impl HtmlReporter {
                 "<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td class=\"n\">{n}</td><td>{}</td><td>{}</td></tr>",
                 code.id(),
                 code.name(),
-                severity_class(*sev),
+                sev.as_str(),
                 sev.as_str(),
                 links.join(" "),
                 escape(code.description())
