@@ -47,10 +47,7 @@ pub fn wanted(findings: &[Finding], scoring: &Scoring) -> bool {
         .iter()
         .any(|f| f.move_number.is_some() && f.severity >= Severity::Warning);
     let scored_badly = match scoring {
-        Scoring::Scored(s) => {
-            s.result_check.as_ref().is_some_and(|c| !c.matches)
-                || s.divergence.iter().any(|d| d.winner_changes)
-        }
+        Scoring::Scored(s) => s.result_mismatch() || s.winner_changes(),
         Scoring::NotScored(_) => false,
     };
     at_move || scored_badly

@@ -43,6 +43,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
 
     let selection = args.selection();
+    let mut file_selection: Option<(String, sgfaudit::options::Selection)> = None;
     let mut summary = Summary::default();
     let mut files_in = 0u64;
     let mut walk = match Walk::new(paths)
@@ -76,12 +77,21 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 // --select and --ignore leave findings out of every output and
                 // of the exit status, --severity changes their level; the
                 // verdicts per ruleset stay complete.
-                let selected = if args.overrides.is_empty() {
-                    selection.apply(game)
-                } else {
+                // The configuration's per-path overrides: one selection per
+                // file, worked out at its first game.
+                if !args.overrides.is_empty()
+                    && file_selection
+                        .as_ref()
+                        .map_or(true, |(p, _)| *p != file.path)
+                {
                     let here = args.selection_for(&selection, &file.path);
-                    std::borrow::Cow::Owned(here.apply(game).into_owned())
+                    file_selection = Some((file.path.clone(), here));
+                }
+                let here = match &file_selection {
+                    Some((_, s)) => s,
+                    None => &selection,
                 };
+                let selected = here.apply(game);
                 let game = selected.as_ref();
                 summary.add_game(game);
                 for (i, r) in reporters.iter_mut().enumerate() {

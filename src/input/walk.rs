@@ -226,7 +226,10 @@ impl Walk {
         {
             return true;
         }
-        if is_dir && dir_id(path).is_some_and(|id| f.excluded.contains(&id)) {
+        if is_dir
+            && !f.excluded.is_empty()
+            && dir_id(path).is_some_and(|id| f.excluded.contains(&id))
+        {
             return true;
         }
         if f.ignore_files {

@@ -156,10 +156,7 @@ fn rank(g: &GameReport) -> Option<Rank> {
         .filter(|f| f.severity == Severity::Error)
         .count();
     let (mismatch, winner_changes) = match &g.scoring {
-        Scoring::Scored(s) => (
-            s.result_check.as_ref().is_some_and(|c| !c.matches),
-            s.divergence.iter().any(|d| d.winner_changes),
-        ),
+        Scoring::Scored(s) => (s.result_mismatch(), s.winner_changes()),
         Scoring::NotScored(_) => (false, false),
     };
     let r = Rank {

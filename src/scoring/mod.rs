@@ -168,6 +168,18 @@ pub struct Scored {
     pub divergence: Vec<Divergence>,
 }
 
+impl Scored {
+    /// RE was checked and the count does not give it.
+    pub fn result_mismatch(&self) -> bool {
+        self.result_check.as_ref().is_some_and(|c| !c.matches)
+    }
+
+    /// Two countings name different winners.
+    pub fn winner_changes(&self) -> bool {
+        self.divergence.iter().any(|d| d.winner_changes)
+    }
+}
+
 /// A game's scoring, or why it has none.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Scoring {
