@@ -215,6 +215,7 @@ fn nothing_is_skipped_in_silence() {
     fs::write(d.join("gz/game.sgf.xz"), b"\xfd7zXZ not really").unwrap();
     fs::write(d.join("gz/games.tar.xz"), b"xz").unwrap();
     fs::write(d.join("gz/games.7z"), b"7z\xbc\xaf\x27\x1c").unwrap();
+    fs::write(d.join("gz/games.rar"), b"Rar!\x1a\x07\x00").unwrap();
     let r = run(&[arg(&d.join("empty")), arg(&d.join("gz"))], None);
     ok_run(&r);
     assert!(row(&r, "empty")["error"]
@@ -222,11 +223,11 @@ fn nothing_is_skipped_in_silence() {
         .unwrap()
         .contains("no *.sgf"));
     // Kinds read but broken say why; kinds not read say so (F004).
-    for f in ["game.sgf.xz", "games.tar.xz!entry 1"] {
+    for f in ["game.sgf.xz", "games.tar.xz!entry 1", "games.7z"] {
         let g = row(&r, f);
         assert_eq!(g["findings"][0]["code"], "F001", "{g}");
     }
-    assert_eq!(row(&r, "games.7z")["findings"][0]["code"], "F004");
+    assert_eq!(row(&r, "games.rar")["findings"][0]["code"], "F004");
 }
 
 fn zip_of(path: &Path, entries: &[(&str, &[u8])]) {

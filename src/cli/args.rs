@@ -131,7 +131,7 @@ pub enum DeadStonesArg {
 #[derive(clap::Args)]
 pub struct CheckArgs {
     /// SGF files, directories (searched recursively for *.sgf in any letter
-    /// case) and archives (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tar.xz: their
+    /// case) and archives (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tar.xz, .7z: their
     /// *.sgf entries, reported as ARCHIVE!ENTRY); `-` reads one SGF from
     /// standard input.
     pub paths: Vec<String>,

@@ -1,7 +1,8 @@
-//! Game files inside archives: `.zip`, and tar files plain, gzipped (`.tar.gz`,
+//! Game files inside archives: `.zip`, tar files plain, gzipped (`.tar.gz`,
 //! `.tgz`), bzip2- (`.tar.bz2`, `.tbz2`, `.tbz`) or xz-compressed (`.tar.xz`,
-//! `.txz`; the decoder may take at most 128 MiB), as game databases
-//! are shipped (KGS's yearly archives come as zip, tar.gz and tar.bz2). Entries
+//! `.txz`; the decoder may take at most 128 MiB), and `.7z` (`sevenz.rs`), as
+//! game databases are shipped (KGS's yearly archives come as zip, tar.gz and
+//! tar.bz2, Fox's dataset as 7z). Entries
 //! are read in the archive's own order, straight from the archive (nothing is
 //! unpacked to disk), by a reader thread that hands them over through a bounded
 //! channel: at most 16 entries (`IN_FLIGHT`) and 64 MiB (`IN_FLIGHT_BYTES`, or
@@ -17,6 +18,8 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 
 use std::collections::HashMap;
+
+mod sevenz;
 
 use super::error::{Action, InputError};
 use super::item::{inflate_cap, read_capped, Compression, Item, Source, MAX_RATIO, RATIO_FLOOR};
@@ -91,6 +94,8 @@ pub enum Kind {
     /// A tar file, plain, gzip- or bzip2-compressed (told apart by its first
     /// bytes, not its name).
     Tar,
+    /// A 7z archive (`sevenz.rs`).
+    SevenZip,
 }
 
 /// The archive kind a file name announces, if any (letter case ignored).
@@ -98,6 +103,8 @@ pub fn kind_of(path: &Path) -> Option<Kind> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
     if name.ends_with(".zip") {
         Some(Kind::Zip)
+    } else if name.ends_with(".7z") {
+        Some(Kind::SevenZip)
     } else if [
         ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz", ".tar.xz", ".txz",
     ]
@@ -139,6 +146,7 @@ pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64) -> Entri
                     match kind {
                         Kind::Zip => read_zip(file, &name, &mut out),
                         Kind::Tar => read_tar(file, &name, &mut out),
+                        Kind::SevenZip => sevenz::read_7z(file, &name, &mut out),
                     }
                 }
             }
@@ -228,6 +236,7 @@ pub fn entries_of_bytes(bytes: Vec<u8>, name: &str, kind: Kind, max_entry: u64) 
     match kind {
         Kind::Zip => read_zip(io::Cursor::new(bytes), name, &mut out),
         Kind::Tar => read_tar(io::Cursor::new(bytes), name, &mut out),
+        Kind::SevenZip => sevenz::read_7z(io::Cursor::new(bytes), name, &mut out),
     }
     drop(out);
     std::rc::Rc::try_unwrap(items).map_or_else(|rc| rc.borrow().clone(), |cell| cell.into_inner())
@@ -252,7 +261,7 @@ fn open(path: &Path, name: &str, out: &mut Sender) -> Option<BufReader<File>> {
 fn nested(out: &mut Sender, name: &str, inner: &str, r: impl Read, size: u64) -> Option<Source> {
     let Some(kind) = kind_of(Path::new(inner)) else {
         return Some(Source::Broken(InputError::Skipped(
-            "a .7z or .rar archive inside an archive is not read".into(),
+            "a .rar archive inside an archive is not read".into(),
         )));
     };
     if out.depth > 0 {
@@ -269,6 +278,7 @@ fn nested(out: &mut Sender, name: &str, inner: &str, r: impl Read, size: u64) ->
     match kind {
         Kind::Zip => read_zip(io::Cursor::new(bytes), &here, out),
         Kind::Tar => read_tar(io::Cursor::new(bytes), &here, out),
+        Kind::SevenZip => sevenz::read_7z(io::Cursor::new(bytes), &here, out),
     }
     out.depth -= 1;
     None
@@ -545,6 +555,8 @@ mod tests {
             ("games.TGZ", Some(Kind::Tar)),
             ("KGS-2019.tar.bz2", Some(Kind::Tar)),
             ("games.tbz2", Some(Kind::Tar)),
+            ("fox-2021.7z", Some(Kind::SevenZip)),
+            ("FOX.7Z", Some(Kind::SevenZip)),
             ("game.sgf", None),
             ("games.gz", None),
             ("zip", None),

@@ -48,6 +48,12 @@ pub enum InputError {
     NotZip(String),
     #[error("not a readable tar archive: {0}")]
     NotTar(String),
+    #[error("not a readable 7z archive: {0}")]
+    NotSevenZip(String),
+    /// A 7z entry whose block cannot be decoded (a method not read,
+    /// encryption, a dictionary too large).
+    #[error("cannot read this entry of the 7z archive: {0}")]
+    SevenZipEntry(String),
     /// A zip entry that cannot even be opened (encrypted, an unsupported
     /// compression method, a damaged header).
     #[error("cannot read this entry of the zip archive: {0}")]
@@ -114,10 +120,12 @@ impl InputError {
             | InputError::ArchiveRead(_)
             | InputError::NotZip(_)
             | InputError::NotTar(_)
+            | InputError::NotSevenZip(_)
             | InputError::Damaged(_) => "damaged-archive",
-            InputError::ZipEntry(_) | InputError::Unpack(_) | InputError::EntryName(_) => {
-                "damaged-entry"
-            }
+            InputError::ZipEntry(_)
+            | InputError::SevenZipEntry(_)
+            | InputError::Unpack(_)
+            | InputError::EntryName(_) => "damaged-entry",
             InputError::Decompress(_) => "damaged-compression",
             InputError::EntryTooLarge { .. } | InputError::TooLarge { .. } => "too-large",
             InputError::NoGames | InputError::EmptyDirectory => "no-games",

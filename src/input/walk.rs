@@ -43,13 +43,10 @@ fn display(p: &Path) -> String {
 /// skipped rather than passed over in silence.
 fn unread_format(p: &Path) -> Option<&'static str> {
     let name = p.file_name()?.to_string_lossy().to_ascii_lowercase();
-    [
-        (".7z", "a 7z archive is not read"),
-        (".rar", "a rar archive is not read"),
-    ]
-    .into_iter()
-    .find(|(ext, _)| name.ends_with(ext))
-    .map(|(_, why)| why)
+    [(".rar", "a rar archive is not read")]
+        .into_iter()
+        .find(|(ext, _)| name.ends_with(ext))
+        .map(|(_, why)| why)
 }
 
 /// A game file compressed on its own: read through its decompressor.
