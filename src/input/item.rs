@@ -55,7 +55,7 @@ impl Item {
                 }
                 // The file system's size is trusted for the first allocation
                 // (the read still stops at the limit if the file grows).
-                read_capped(file, len.saturating_add(1), limit, Action::Read)
+                read_capped(file, len, limit, Action::Read)
             }
             Source::Compressed(p) => read_compressed(p, limit),
             Source::Part(p, part) => {
@@ -222,37 +222,48 @@ fn read_compressed(p: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
     })
 }
 
-/// Reads at most `limit` bytes; one more means the input is too large. The
-/// buffer starts at `capacity` bytes (never more than the limit allows).
+/// Reads at most `limit` bytes; one more means the input is too large. Room
+/// for `capacity` bytes and one more (for the read that finds the end) is
+/// reserved at once, never more than the limit allows.
 pub(crate) fn read_capped(
     mut r: impl io::Read,
     capacity: u64,
     limit: u64,
     action: Action,
 ) -> Result<Vec<u8>, InputError> {
-    // The buffer doubles as it fills, but never beyond the limit (plus the
-    // one byte that tells a larger input): a 1 GiB stream costs the limit, not
-    // the next power of two above it.
+    // Bytes are read straight into the buffer, zeroed at most 1 MiB ahead
+    // of what has arrived (a size hint may lie). Beyond the room reserved it
+    // doubles, but never beyond the limit (plus the one byte that tells a
+    // larger input): a 1 GiB stream costs the limit, not the next power of
+    // two above it.
+    const AHEAD: usize = 1 << 20;
     let most = usize::try_from(limit.saturating_add(1)).unwrap_or(usize::MAX);
-    let mut bytes: Vec<u8> = Vec::with_capacity(capacity.min(limit.saturating_add(1)) as usize);
-    let mut chunk = vec![0u8; 64 << 10];
+    let first = usize::try_from(capacity.saturating_add(1))
+        .unwrap_or(usize::MAX)
+        .min(most);
+    let mut bytes: Vec<u8> = Vec::with_capacity(first);
+    let mut filled = 0;
     loop {
-        let room = most - bytes.len();
-        if room == 0 {
-            return Err(InputError::TooLarge { limit });
+        if filled == bytes.len() {
+            if filled == most {
+                return Err(InputError::TooLarge { limit });
+            }
+            let target = if bytes.capacity() > filled {
+                bytes.capacity().min(filled.saturating_add(AHEAD))
+            } else {
+                let grown = (filled * 2).max(filled + (64 << 10)).min(most);
+                bytes.reserve_exact(grown - filled);
+                grown
+            };
+            bytes.resize(target, 0);
         }
-        let want = room.min(chunk.len());
-        let n = match r.read(&mut chunk[..want]) {
+        match r.read(&mut bytes[filled..]) {
             Ok(0) => break,
-            Ok(n) => n,
+            Ok(n) => filled += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(InputError::io(&e, action)),
-        };
-        if bytes.len() + n > bytes.capacity() {
-            let grown = (bytes.capacity() * 2).max(bytes.len() + n).min(most);
-            bytes.reserve_exact(grown - bytes.len());
         }
-        bytes.extend_from_slice(&chunk[..n]);
     }
+    bytes.truncate(filled);
     Ok(bytes)
 }
