@@ -117,7 +117,7 @@ fn benson(p: &Grid, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> {
 /// [`MOVE_BUDGET`]); after each batch the estimate stops when every chain still
 /// in question is clearly on one side of one half: its ownership lies more than
 /// [`CLEAR_Z`] standard errors (of a fair coin over the playouts run) away from 0.5.
-const BATCH: u32 = 16;
+const BATCH: u32 = 8;
 const MAX_PLAYOUTS: u32 = 128;
 const CLEAR_Z: f64 = 2.5;
 /// The playouts stop once they have played this many moves in all (checked after
