@@ -5,7 +5,8 @@
 #     present, else corpus/;
 #   - one collection file of many games (every game of the directory, repeated
 #     to about 20,000 games);
-#   - the directory as .zip, .tar.gz and .tar.bz2 archives.
+#   - the directory as .zip, .tar.gz, .tar.bz2, .tar.xz and .7z (LZMA2, solid)
+#     archives (.7z when the 7z program is installed).
 # Medians of 3 runs with /usr/bin/time; peak RSS of the last. Generated files
 # go to a temporary directory. Usage: bash benches/throughput_table.sh
 set -euo pipefail
@@ -43,8 +44,14 @@ for d in "${DIRS[@]}"; do
   GAMES=$( ("$B" check "$d" --format jsonl -q || true) | wc -l)
   measure "$d ($GAMES games)" "$GAMES" "$d"
   name=$(basename "$d")
-  (cd "$(dirname "$d")" && zip -qr "$TMP/$name.zip" "$name" && tar -czf "$TMP/$name.tar.gz" "$name" && tar -cjf "$TMP/$name.tar.bz2" "$name")
-  for kind in zip tar.gz tar.bz2; do
+  (cd "$(dirname "$d")" && zip -qr "$TMP/$name.zip" "$name" && tar -czf "$TMP/$name.tar.gz" "$name" \
+    && tar -cjf "$TMP/$name.tar.bz2" "$name" && tar -cJf "$TMP/$name.tar.xz" "$name")
+  kinds=(zip tar.gz tar.bz2 tar.xz)
+  if command -v 7z >/dev/null; then
+    (cd "$(dirname "$d")" && 7z a -bd -t7z -m0=lzma2 -ms=on "$TMP/$name.7z" "$name" >/dev/null)
+    kinds+=(7z)
+  fi
+  for kind in "${kinds[@]}"; do
     measure "$name.$kind" "$GAMES" "$TMP/$name.$kind"
   done
 done

@@ -746,6 +746,22 @@ fn hostile_and_damaged_seven_zip_archives_are_reported() {
         );
     }
 
+    // A header that understates what its data unpacks to (64 MiB of zeros
+    // declared as 100 kB, within the ratio): no more than the declared bytes
+    // are decoded, and the entry fails its CRC.
+    let zeros = [("zeros.sgf".to_string(), vec![0u8; 64 << 20])];
+    let mut liar = Block7::lzma(&zeros, true);
+    liar.unpacked = 100_000;
+    liar.files[0].1 = 100_000;
+    let rows = rows_of(&write("liar.7z", seven_zip(&[liar], &[])));
+    assert_eq!(
+        rows,
+        [(
+            "zeros.sgf".into(),
+            "cannot unpack the entry: its CRC does not match".into()
+        )]
+    );
+
     // A dictionary of 4 GiB declared for a few bytes: the decoder takes only
     // what the block unpacks to, so it is read.
     let mut big_dict = Block7::lzma(&two, true);
