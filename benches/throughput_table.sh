@@ -7,7 +7,7 @@
 #     to about 20,000 games);
 #   - the directory as .zip, .tar.gz, .tar.bz2, .tar.xz and .7z (LZMA2, solid)
 #     archives (.7z when the 7z program is installed).
-# Medians of 3 runs with /usr/bin/time; peak RSS of the last. Generated files
+# Medians of 5 runs with /usr/bin/time; peak RSS of the last. Generated files
 # go to a temporary directory. Usage: bash benches/throughput_table.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +27,7 @@ measure() { # label, games, args...
       local extra=()
       [ "$mode" = markup ] && extra=(--dead-stones markup)
       local t
-      t=$(for _ in 1 2 3; do
+      t=$(for _ in 1 2 3 4 5; do
         /usr/bin/time -f "%e %M" "$B" check -q -j "$j" "${extra[@]}" "$@" >/dev/null 2>"$TMP/time" || true
         tail -n 1 "$TMP/time" | cut -d' ' -f1
       done | median)
