@@ -514,3 +514,42 @@ fn a_huge_unread_value_costs_little() {
     assert_eq!(r.rows[0]["moves"], 2);
     assert!(r.peak_kib < 160 * 1024, "{} KiB", r.peak_kib);
 }
+
+/// A 7z header (plain, 40 MB of padding) that lists 40 million entries: the
+/// listing costs a byte per entry beside the header, the mismatch with its
+/// (absent) blocks is reported, and memory stays near twice the header.
+#[test]
+fn a_seven_zip_header_listing_millions_of_entries_is_bounded() {
+    let d = scratch("7z-listing");
+    let n: u64 = 40_000_000;
+    let number = |v: u64| {
+        let mut b = vec![0xFF];
+        b.extend(v.to_le_bytes());
+        b
+    };
+    // Header, files info, n entries, a padding property of n bytes, ends.
+    let mut h = vec![0x01, 0x05];
+    h.extend(number(n));
+    h.push(0x19);
+    h.extend(number(n));
+    h.resize(h.len() + n as usize, 0);
+    h.extend([0x00, 0x00]);
+    let mut start = Vec::new();
+    start.extend(0u64.to_le_bytes());
+    start.extend((h.len() as u64).to_le_bytes());
+    start.extend(crc32fast::hash(&h).to_le_bytes());
+    let mut archive = vec![b'7', b'z', 0xBC, 0xAF, 0x27, 0x1C, 0, 4];
+    archive.extend(crc32fast::hash(&start).to_le_bytes());
+    archive.extend(start);
+    archive.extend(h);
+    let path = d.join("listing.7z");
+    fs::write(&path, archive).unwrap();
+    let r = run(&[arg(&path)], None);
+    assert_eq!(
+        r.rows[0]["error"],
+        "not a readable 7z archive: 40000000 entries hold data but the blocks hold 0 files"
+    );
+    // The header read (40 MB) and a byte per entry (40 MB).
+    assert!(r.peak_kib < 120 * 1024, "{} KiB", r.peak_kib);
+    let _ = fs::remove_dir_all(&d);
+}

@@ -14,15 +14,18 @@
 //! decoders then never produce more than the sizes declared, and every entry
 //! whose CRC is given is checked.
 
+use std::borrow::Cow;
 use std::io::{self, Read, Seek, SeekFrom};
 
 use super::{entry_name, is_archive_name, is_sgf_name, nested, unreadable, Sender};
 use crate::input::error::{Action, InputError};
 use crate::input::item::{inflate_cap, read_capped, Source, MAX_RATIO, RATIO_FLOOR};
 
-/// The largest header read (packed or unpacked): 64 MiB hold the names and
-/// sizes of more than a million entries.
-const MAX_HEADER: u64 = 64 << 20;
+/// The largest header read (packed or unpacked), as for a game file: 256 MiB
+/// hold the names, sizes and times of about three million entries. The
+/// header is in memory while the archive is read (packed and unpacked while
+/// it is unpacked), with 6 bytes per entry and its name.
+const MAX_HEADER: u64 = 256 << 20;
 /// The largest LZMA dictionary allocated, as for `.xz` files.
 const MAX_DICTIONARY: u64 = 128 << 20;
 /// The most coders a block may chain (7-Zip writes at most four).
@@ -108,14 +111,14 @@ impl<'a> Cursor<'a> {
         Ok(value)
     }
 
-    /// A count of items that each take at least one bit of what is left: a
-    /// larger one is a damaged (or hostile) header, refused before anything
-    /// is allocated for it.
+    /// A count of items that each take at least one byte of what is left
+    /// (a size, a coder, a name): a larger one is a damaged (or hostile)
+    /// header, refused before anything is allocated for it.
     fn count(&mut self) -> Parse<usize> {
         let n = self.number()?;
         usize::try_from(n)
             .ok()
-            .filter(|&n| n <= self.left().saturating_mul(8).saturating_add(8))
+            .filter(|&n| n <= self.left())
             .ok_or_else(|| format!("the header counts {n} items in {} bytes", self.left()))
     }
 
@@ -137,6 +140,9 @@ impl<'a> Cursor<'a> {
     /// `n` CRCs, some of which may be missing.
     fn digests(&mut self, n: usize) -> Parse<Vec<Option<u32>>> {
         let all = self.byte()? != 0;
+        if all && n > self.left() / 4 {
+            return Err(format!("{n} CRCs in {} bytes", self.left()));
+        }
         let defined = if all { vec![true; n] } else { self.bits(n)? };
         defined
             .into_iter()
@@ -323,7 +329,8 @@ fn substreams(c: &mut Cursor, blocks: &mut [Block]) -> Parse<()> {
             *n = c.count()?;
             total = total.saturating_add(*n);
         }
-        if total > c.left().saturating_mul(8).saturating_add(8) {
+        // Every file after a block's first takes a size, at least a byte.
+        if total > c.left().saturating_add(blocks.len()) {
             return Err(format!("the header counts {total} files in its blocks"));
         }
         id = c.byte()?;
@@ -384,19 +391,61 @@ fn substreams(c: &mut Cursor, blocks: &mut [Block]) -> Parse<()> {
     }
 }
 
-/// An entry of the archive.
-struct Entry {
-    name: String,
+/// What an entry is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A file whose data lies in a block.
+    Data,
+    EmptyFile,
+    Directory,
+}
+
+/// The entries of the archive, compact (a long list is held while the
+/// archive is read): their names one after the other, where each ends, and
+/// the kind of each.
+#[derive(Default)]
+struct Listing {
+    text: String,
+    ends: Vec<u32>,
+    kinds: Vec<Kind>,
+}
+
+/// One entry of a [`Listing`].
+struct Entry<'a> {
+    name: Cow<'a, str>,
     /// Data in a block (false: an empty file or a directory).
     has_data: bool,
     is_dir: bool,
 }
 
-fn files_info(c: &mut Cursor) -> Parse<Vec<Entry>> {
+impl Listing {
+    fn entry(&self, i: usize) -> Entry<'_> {
+        let start = match i.checked_sub(1) {
+            None => Some(0),
+            Some(before) => self.ends.get(before).copied(),
+        };
+        let name = match (start, self.ends.get(i)) {
+            (Some(a), Some(&b)) => Cow::Borrowed(&self.text[a as usize..b as usize]),
+            _ => Cow::Owned(format!("entry {}", i + 1)),
+        };
+        Entry {
+            name,
+            has_data: self.kinds[i] == Kind::Data,
+            is_dir: self.kinds[i] == Kind::Directory,
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = Entry<'_>> {
+        (0..self.kinds.len()).map(|i| self.entry(i))
+    }
+}
+
+fn files_info(c: &mut Cursor) -> Parse<Listing> {
     let n = c.count()?;
-    let mut empty_stream = vec![false; n];
-    let mut empty_file: Vec<bool> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
+    let mut listing = Listing {
+        kinds: vec![Kind::Data; n],
+        ..Listing::default()
+    };
     loop {
         let kind = c.byte()?;
         if kind == END {
@@ -405,49 +454,56 @@ fn files_info(c: &mut Cursor) -> Parse<Vec<Entry>> {
         let size = c.number()?;
         let mut data = Cursor::new(c.take(size)?);
         match kind {
-            EMPTY_STREAM => empty_stream = data.bits(n)?,
+            // Entries without data are directories, unless marked empty files.
+            EMPTY_STREAM => {
+                for (k, empty) in listing.kinds.iter_mut().zip(data.bits(n)?) {
+                    *k = if empty { Kind::Directory } else { Kind::Data };
+                }
+            }
             EMPTY_FILE => {
-                let empties = empty_stream.iter().filter(|&&e| e).count();
-                empty_file = data.bits(empties)?;
+                let empties = listing.kinds.iter().filter(|&&k| k != Kind::Data).count();
+                let mut files = data.bits(empties)?.into_iter();
+                for k in listing.kinds.iter_mut().filter(|k| **k != Kind::Data) {
+                    if files.next() == Some(true) {
+                        *k = Kind::EmptyFile;
+                    }
+                }
             }
             NAME => {
                 if data.byte()? != 0 {
                     return Err("names stored elsewhere (external)".into());
                 }
-                let units: Vec<u16> = data.bytes[data.at..]
+                // UTF-16LE names, each ended by a zero unit.
+                let mut units = data.bytes[data.at..]
                     .chunks_exact(2)
-                    .map(|u| u16::from_le_bytes([u[0], u[1]]))
-                    .collect();
-                names = units
-                    .split(|&u| u == 0)
-                    .take(n)
-                    .map(String::from_utf16_lossy)
-                    .collect();
+                    .map(|u| u16::from_le_bytes([u[0], u[1]]));
+                listing.text.clear();
+                listing.ends.clear();
+                while listing.ends.len() < n {
+                    let name = units.by_ref().take_while(|&u| u != 0);
+                    let before = listing.text.len();
+                    listing.text.extend(
+                        char::decode_utf16(name).map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER)),
+                    );
+                    let end = u32::try_from(listing.text.len())
+                        .map_err(|_| "names longer than 4 GiB".to_string())?;
+                    if end == before as u32 && units.len() == 0 {
+                        break;
+                    }
+                    listing.ends.push(end);
+                }
             }
             // Times, attributes, padding: nothing a game is judged by.
             _ => {}
         }
     }
-    let mut empties = empty_file.into_iter();
-    Ok((0..n)
-        .map(|i| {
-            let has_data = !empty_stream[i];
-            Entry {
-                name: names
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| format!("entry {}", i + 1)),
-                has_data,
-                is_dir: !has_data && !empties.next().unwrap_or(false),
-            }
-        })
-        .collect())
+    Ok(listing)
 }
 
 /// What the header says: the blocks and the entries.
 struct Contents {
     streams: Streams,
-    entries: Vec<Entry>,
+    entries: Listing,
 }
 
 fn header(c: &mut Cursor) -> Parse<Contents> {
@@ -470,7 +526,7 @@ fn header(c: &mut Cursor) -> Parse<Contents> {
         s = streams(c)?;
         id = c.byte()?;
     }
-    let mut entries = Vec::new();
+    let mut entries = Listing::default();
     if id == FILES_INFO {
         entries = files_info(c)?;
         id = c.byte()?;
@@ -478,7 +534,7 @@ fn header(c: &mut Cursor) -> Parse<Contents> {
     if id != END {
         return Err(format!("unknown property {id:#04x} in the header"));
     }
-    let with_data = entries.iter().filter(|e| e.has_data).count();
+    let with_data = entries.kinds.iter().filter(|&&k| k == Kind::Data).count();
     let files: usize = s.blocks.iter().map(|b| b.files.len()).sum();
     if with_data != files {
         return Err(format!(
@@ -636,7 +692,7 @@ fn contents<R: Read + Seek>(file: &mut R) -> Result<Contents, InputError> {
     if size == 0 {
         return Ok(Contents {
             streams: Streams::default(),
-            entries: Vec::new(),
+            entries: Listing::default(),
         });
     }
     if size > MAX_HEADER {
@@ -730,7 +786,7 @@ pub(super) fn read_7z<R: Read + Seek>(mut file: R, name: &str, out: &mut Sender)
         Ok(c) => c,
         Err(why) => return unreadable(out, name, why),
     };
-    let mut entries = entries.into_iter();
+    let mut entries = entries.iter();
     let mut pack_at = streams.pack_pos.saturating_add(32);
     let mut pack_sizes = streams.pack_sizes.iter();
     // Entries without data (empty files, directories) come in the archive's
