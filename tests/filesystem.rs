@@ -84,7 +84,7 @@ fn a_directory_where_a_file_was_expected() {
     // A path that turned into a directory after the walk: reported, not fatal.
     let item = Item {
         name: "x.sgf".into(),
-        source: Source::File(d.join("x.sgf")),
+        source: Source::File(d.join("x.sgf"), 0),
     };
     let r = audit_item(&item, &AuditOptions::default());
     assert_eq!(r.games[0].findings[0].code.id(), "F001");

@@ -59,7 +59,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     COLOUR.store(io::stdout().is_terminal() && !no_color, Ordering::Relaxed);
     let item = Item {
         name: args.file.clone(),
-        source: Source::File(args.file.clone().into()),
+        source: Source::File(args.file.clone().into(), 0),
     };
     let bytes = match item.read(DEFAULT_MAX_FILE_SIZE) {
         Ok(b) => b,

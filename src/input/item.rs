@@ -10,7 +10,9 @@ use super::parts::PartOf;
 /// Where an input's bytes come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Source {
-    File(PathBuf),
+    /// A file, with its size when the walk saw it (0 when unknown): a hint
+    /// for batching, so the file is not looked at again before it is read.
+    File(PathBuf, u64),
     Stdin,
     /// An entry already read out of an archive (`src/input/archive.rs`).
     Bytes(Vec<u8>),
@@ -34,7 +36,8 @@ impl Item {
     /// The input's size in bytes, when cheaply known (0 otherwise).
     pub fn size_hint(&self) -> u64 {
         match &self.source {
-            Source::File(p) | Source::Compressed(p) => fs::metadata(p).map_or(0, |m| m.len()),
+            Source::File(_, size) => *size,
+            Source::Compressed(p) => fs::metadata(p).map_or(0, |m| m.len()),
             Source::Bytes(b) => b.len() as u64,
             Source::Part(_, part) => part.len,
             _ => 0,
@@ -47,9 +50,8 @@ impl Item {
     /// place of a file after the walk is refused, not waited on).
     pub fn read(&self, limit: u64) -> Result<Vec<u8>, InputError> {
         match &self.source {
-            Source::File(p) => {
-                let file = open_regular(p)?;
-                let len = file.metadata().map_or(0, |m| m.len());
+            Source::File(p, _) => {
+                let (file, len) = open_regular(p)?;
                 if len > limit {
                     return Err(InputError::TooLarge { limit });
                 }
@@ -62,7 +64,7 @@ impl Item {
                 if part.len > limit {
                     return Err(InputError::TooLarge { limit });
                 }
-                let mut file = open_regular(p)?;
+                let (mut file, _) = open_regular(p)?;
                 io::Seek::seek(&mut file, io::SeekFrom::Start(part.offset))
                     .map_err(|e| InputError::io(&e, Action::Read))?;
                 read_capped(
@@ -109,7 +111,7 @@ pub(crate) fn special_kind(t: &fs::FileType) -> Option<&'static str> {
 /// Opens a file for reading only if it is a regular file. On Unix the open
 /// itself does not block (`O_NONBLOCK`), so a FIFO cannot hang the run even
 /// if it replaced the file after the walk looked at it.
-fn open_regular(p: &std::path::Path) -> Result<fs::File, InputError> {
+fn open_regular(p: &std::path::Path) -> Result<(fs::File, u64), InputError> {
     let mut options = fs::OpenOptions::new();
     options.read(true);
     #[cfg(target_os = "linux")]
@@ -129,7 +131,7 @@ fn open_regular(p: &std::path::Path) -> Result<fs::File, InputError> {
     if let Some(kind) = special_kind(&meta.file_type()) {
         return Err(InputError::NotRegular(kind));
     }
-    Ok(file)
+    Ok((file, meta.len()))
 }
 
 /// The compression a stream announces by its first bytes.
@@ -193,8 +195,7 @@ pub(crate) fn inflate_cap(compressed: u64) -> u64 {
 /// come out, so a small file that inflates without end (a bomb) costs the
 /// limit and is refused.
 fn read_compressed(p: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
-    let file = open_regular(p)?;
-    let len = file.metadata().map_or(0, |m| m.len());
+    let (file, len) = open_regular(p)?;
     let mut file = io::BufReader::new(file);
     let head = io::BufRead::fill_buf(&mut file).map_err(|e| InputError::io(&e, Action::Read))?;
     let compression = Compression::of(head);

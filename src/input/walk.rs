@@ -330,7 +330,7 @@ impl Walk {
         }
         Some(Item {
             name,
-            source: Source::File(path),
+            source: Source::File(path, len),
         })
     }
 
