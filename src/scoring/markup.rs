@@ -94,7 +94,12 @@ pub fn dead_by_rule7(
     dead_w: &[Point],
 ) -> (Vec<Point>, Vec<Point>) {
     let g = Grid::from_board(board);
-    let is_dead = |p: Point| dead_b.contains(&p) || dead_w.contains(&p);
+    let mut dead = vec![false; g.cells.len()];
+    for p in dead_b.iter().chain(dead_w) {
+        if usize::from(p.x) < g.n && usize::from(p.y) < g.n {
+            dead[g.index(*p)] = true;
+        }
+    }
     let owners_mark = |c: Color, p: Point| match c {
         Color::Black => m.black_territory.contains(&p),
         Color::White => m.white_territory.contains(&p),
@@ -102,28 +107,30 @@ pub fn dead_by_rule7(
     let (mut add_b, mut add_w) = (Vec::new(), Vec::new());
     for i in 0..g.cells.len() {
         let Some(c) = g.cells[i] else { continue };
-        let stone = g.point(i);
-        if is_dead(stone) {
+        if dead[i] {
             continue;
         }
         // A lone stone: no neighbour of its colour, one empty neighbour,
         // and the opponent's stones around it standing.
-        let (mut libs, mut lone, mut around_dead) = (Vec::new(), true, false);
+        let (mut libs, mut lib, mut lone, mut around_dead) = (0, 0, true, false);
         for q in g.neighbours(i) {
             match g.cells[q] {
-                None => libs.push(q),
+                None => {
+                    libs += 1;
+                    lib = q;
+                }
                 Some(qc) if qc == c => lone = false,
-                Some(_) => around_dead |= is_dead(g.point(q)),
+                Some(_) => around_dead |= dead[q],
             }
         }
-        let [lib] = libs[..] else { continue };
-        if !lone || around_dead || owners_mark(c, g.point(lib)) {
+        if libs != 1 || !lone || around_dead || owners_mark(c, g.point(lib)) {
             continue;
         }
         let mut fill = board.clone();
         if fill.place(g.point(lib), c).self_captured == 0 {
             continue;
         }
+        let stone = g.point(i);
         match c {
             Color::Black => add_b.push(stone),
             Color::White => add_w.push(stone),
