@@ -912,3 +912,48 @@ fn crafted_bzip2_data_in_a_seven_zip_block_is_reported() {
         );
     }
 }
+
+/// A panic while an archive is read (injected with the test hook at its
+/// second entry) does not end the archive in silence: the entries before it
+/// are audited and a row names the rest as not read.
+#[test]
+fn a_panic_in_the_archive_reader_leaves_a_row() {
+    let d = scratch("arc-panic");
+    let game = b"(;GM[1]SZ[9];B[ee];W[ce])".to_vec();
+    let zip_path = d.join("games.zip");
+    write_zip(
+        &zip_path,
+        &[
+            ("a.sgf".to_string(), game.clone()),
+            ("b-BREAKS-HERE.sgf".to_string(), game.clone()),
+            ("c.sgf".to_string(), game.clone()),
+        ],
+        zip::CompressionMethod::Deflated,
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", "--format", "jsonl", "-q", "-j1"])
+        .arg(&zip_path)
+        .env("SGFAUDIT_INJECT_FAULT", "BREAKS-HERE")
+        .output()
+        .unwrap();
+    let rows: Vec<(String, String)> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let r: serde_json::Value = serde_json::from_str(l).unwrap();
+            let f = r["file"].as_str().unwrap();
+            let entry = f.split_once('!').map_or("", |x| x.1).to_string();
+            (entry, r["error"].as_str().unwrap_or("").to_string())
+        })
+        .collect();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert_eq!(rows[0], ("a.sgf".into(), String::new()));
+    assert_eq!(rows[1].0, "(the rest of the archive)");
+    assert!(
+        rows[1]
+            .1
+            .contains("internal error while reading the archive")
+            && rows[1].1.contains("fault injected"),
+        "{rows:?}"
+    );
+    let _ = fs::remove_dir_all(&d);
+}
