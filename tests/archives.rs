@@ -957,3 +957,56 @@ fn a_panic_in_the_archive_reader_leaves_a_row() {
     );
     let _ = fs::remove_dir_all(&d);
 }
+
+/// `explain` reads a game out of an archive by the name check gives it
+/// (ARCHIVE!ENTRY, and OUTER!INNER!ENTRY one level down): the same text as
+/// for the file it was packed from. A name the archive lacks is an error.
+#[test]
+fn explain_reads_archive_entries_by_their_reported_names() {
+    let d = scratch("arc-explain");
+    let file = root().join("corpus/rules/ko-immediate.sgf");
+    let game = fs::read(&file).unwrap();
+    let inner = d.join("inner.tar.gz");
+    fs::write(&inner, tar_gz(&[("g/ko.sgf".to_string(), game.clone())])).unwrap();
+    let outer = d.join("outer.zip");
+    write_zip(
+        &outer,
+        &[
+            ("ko.sgf".to_string(), game.clone()),
+            ("inner.tar.gz".to_string(), fs::read(&inner).unwrap()),
+        ],
+        zip::CompressionMethod::Deflated,
+    );
+    let explain = |name: &str| {
+        Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+            .args(["explain", name, "--move", "10"])
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap()
+    };
+    let plain = explain(file.to_str().unwrap());
+    assert!(plain.status.success());
+    let o = outer.to_str().unwrap();
+    for name in [format!("{o}!ko.sgf"), format!("{o}!inner.tar.gz!g/ko.sgf")] {
+        let packed = explain(&name);
+        assert!(packed.status.success(), "{name}");
+        assert_eq!(packed.stdout, plain.stdout, "{name}");
+    }
+    // The HTML report offers the same command for the entry's game (the
+    // name shell-quoted for its `!`, then HTML-escaped).
+    let html = d.join("report.html");
+    Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", "-q", o, "--html", html.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let page = fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains(&format!("sgfaudit explain &#39;{o}!ko.sgf&#39; --game 0")),
+        "no explain command for the entry"
+    );
+    let missing = explain(&format!("{o}!nothere.sgf"));
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr)
+        .contains("the archive holds no entry of that name"));
+    let _ = fs::remove_dir_all(&d);
+}

@@ -40,7 +40,7 @@ pub enum Command {
 
 #[derive(clap::Args)]
 pub struct ExplainArgs {
-    /// The SGF file.
+    /// The SGF file, or an archive entry as check names it (ARCHIVE!ENTRY).
     pub file: String,
     /// The game of a collection, from 0.
     #[arg(long, default_value_t = 0)]

@@ -16,7 +16,7 @@ use sgfaudit::core::findings::Finding;
 use sgfaudit::core::game::{Event, GameRecord};
 use sgfaudit::core::replay::Replayer;
 use sgfaudit::core::rules::{source_rule, Ruleset};
-use sgfaudit::input::{Item, Source, DEFAULT_MAX_FILE_SIZE};
+use sgfaudit::input::DEFAULT_MAX_FILE_SIZE;
 use sgfaudit::report::diagram::{self, Mark, COLUMNS};
 use sgfaudit::scoring::recorded::{parse_rules, DeclaredRules};
 use sgfaudit::scoring::Scoring;
@@ -57,10 +57,7 @@ fn verdict_word(matches: bool) -> String {
 pub fn run(args: ExplainArgs) -> ExitCode {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     COLOUR.store(io::stdout().is_terminal() && !no_color, Ordering::Relaxed);
-    let item = Item {
-        name: args.file.clone(),
-        source: Source::File(args.file.clone().into(), 0),
-    };
+    let item = sgfaudit::input::named(&args.file, DEFAULT_MAX_FILE_SIZE);
     let bytes = match item.read(DEFAULT_MAX_FILE_SIZE) {
         Ok(b) => b,
         Err(e) => return usage_error(&format!("{}: {e}", args.file)),

@@ -69,6 +69,9 @@ pub enum InputError {
     EntryName(String),
     #[error("the archive holds no *.sgf entry")]
     NoGames,
+    /// A name `ARCHIVE!ENTRY` whose archive has no such entry.
+    #[error("the archive holds no entry of that name")]
+    NoSuchEntry,
     /// A FIFO, socket or device: opening it could block forever or read
     /// without end.
     #[error("not a regular file ({0}): not read")]
@@ -129,6 +132,7 @@ impl InputError {
             InputError::Decompress(_) => "damaged-compression",
             InputError::EntryTooLarge { .. } | InputError::TooLarge { .. } => "too-large",
             InputError::NoGames | InputError::EmptyDirectory => "no-games",
+            InputError::NoSuchEntry => "not-found",
             InputError::NotRegular(_) => "not-regular",
             InputError::Skipped(_) => "skipped",
             InputError::Bomb(_) => "bomb",

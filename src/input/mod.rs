@@ -1,7 +1,7 @@
 //! Input discovery: files, directories (recursive, `.sgf` in any letter case,
 //! sorted by name at every level so the order is deterministic), archives
-//! (`.zip`, `.tar`, `.tar.gz`, `.tgz`, `.tar.bz2`: their `*.sgf` entries, in the
-//! archive's order, see [`archive`]), `-` for standard input, and path
+//! (`.zip`, `.tar`, `.tar.gz`, `.tgz`, `.tar.bz2`, `.tar.xz`, `.7z`: their `*.sgf`
+//! entries, in the archive's order, see [`archive`]), `-` for standard input, and path
 //! lists. Lazy: directories are read as the walk reaches them, and archives
 //! entry by entry, so memory does not grow with the size of the archive. Problems (a missing path, a
 //! symlink loop, an unreadable directory) become items that report them.
@@ -43,6 +43,48 @@ pub fn escape_name(bytes: &[u8]) -> String {
             }
             out
         }
+    }
+}
+
+/// The input a report names, for a second look at one game (`sgfaudit
+/// explain`): a file on disk (a compressed game file through its
+/// decompressor), or `ARCHIVE!ENTRY` (`OUTER!INNER!ENTRY` inside a nested
+/// archive), read out of the archive on disk whose path is the longest
+/// prefix of the name before a `!`. The archive is read up to that entry.
+pub fn named(name: &str, max_size: u64) -> Item {
+    use std::path::{Path, PathBuf};
+    let path = Path::new(name);
+    if !path.exists() {
+        let archive = name
+            .match_indices('!')
+            .rev()
+            .map(|(i, _)| &name[..i])
+            .find_map(|prefix| {
+                let p = Path::new(prefix);
+                archive::kind_of(p)
+                    .filter(|_| p.is_file())
+                    .map(|k| (prefix, k))
+            });
+        if let Some((prefix, kind)) = archive {
+            let entries =
+                archive::entries(PathBuf::from(prefix), prefix.to_string(), kind, max_size);
+            return entries
+                .into_iter()
+                .find(|item| item.name == name)
+                .unwrap_or_else(|| Item {
+                    name: name.to_string(),
+                    source: Source::Broken(InputError::NoSuchEntry),
+                });
+        }
+    }
+    let source = if walk::is_compressed_sgf(path) {
+        Source::Compressed(path.to_path_buf())
+    } else {
+        Source::File(path.to_path_buf(), 0)
+    };
+    Item {
+        name: name.to_string(),
+        source,
     }
 }
 

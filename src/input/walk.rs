@@ -50,7 +50,7 @@ fn unread_format(p: &Path) -> Option<&'static str> {
 }
 
 /// A game file compressed on its own: read through its decompressor.
-fn is_compressed_sgf(p: &Path) -> bool {
+pub(crate) fn is_compressed_sgf(p: &Path) -> bool {
     let name = p
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())

@@ -646,9 +646,9 @@ fn game_section(k: u64, file: &FileInfo, g: &GameReport, base: &Path) -> String 
     if let Some(h) = href(base, &file.path) {
         links.push(format!("<a href=\"{h}\">{}</a>", escape(file_on_disk)));
     }
-    // explain reads files on disk, not archive entries or standard input,
+    // explain reads files and archive entries on disk, not standard input,
     // and only games that could be audited.
-    if file_on_disk == file.path && file.path != "-" && g.status == Status::Ok {
+    if file.path != "-" && g.status == Status::Ok {
         let m = pictured.map(|m| format!(" --move {m}")).unwrap_or_default();
         links.push(format!(
             "<code>sgfaudit explain {} --game {}{m}</code>",
