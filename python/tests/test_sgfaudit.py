@@ -112,6 +112,16 @@ def test_audit_batch_gives_the_cli_rows(content_column):
     assert sgfaudit.audit_batch(as_dict).equals(want)
 
 
+def test_an_archive_in_a_batch_row_is_read_entry_by_entry():
+    """A row whose path names an archive (here a 7z made by 7-Zip) is
+    audited entry by entry, as the command line audits the file."""
+    archive = "tests/data/7z/solid-lzma2.7z"
+    batch = pa.table({"path": [archive], "content": [(ROOT / archive).read_bytes()]})
+    got = sgfaudit.audit_batch(batch)
+    assert got.num_rows == 4
+    assert got.equals(sgfaudit.audit([archive]).games)
+
+
 def test_map_in_arrow_yields_the_games_batches():
     files = corpus_files()[:10]
     batch = pa.record_batch(
