@@ -65,6 +65,14 @@ struct Sim<'a> {
     /// stones, dame and regions that touch no stone).
     owner: &'a [Option<Color>],
     flood: Flood,
+    /// Which position the board holds: every change makes a new one, and a
+    /// change taken back (a fill only judged) returns to the one before.
+    state: u64,
+    next_state: u64,
+    /// Per point: a string's liberties and the position they were counted
+    /// in. The same strings are asked about again and again while the
+    /// neutral points around them are judged.
+    known: Vec<(u64, Liberties)>,
 }
 
 impl Sim<'_> {
@@ -78,12 +86,34 @@ impl Sim<'_> {
 
     fn set(&mut self, i: usize, c: Option<Color>) {
         self.grid.cells[i] = c;
+        self.state = self.next_state;
+        self.next_state += 1;
+    }
+
+    /// Takes back the stone at `i` placed since position `before`: the board
+    /// holds that position again.
+    fn take_back(&mut self, i: usize, before: u64) {
+        self.grid.cells[i] = None;
+        self.state = before;
     }
 
     /// The liberties of the string at `start` (a stone), up to two; its
     /// stones are left in `self.flood.string`.
     fn libs(&mut self, start: usize) -> Liberties {
-        self.flood.liberties(&self.grid, start)
+        let l = self.flood.liberties(&self.grid, start);
+        for &i in &self.flood.string {
+            self.known[i] = (self.state, l);
+        }
+        l
+    }
+
+    /// [`Sim::libs`] when its stones are not needed: counted once per string
+    /// and position.
+    fn known_libs(&mut self, start: usize) -> Liberties {
+        match self.known[start] {
+            (state, l) if state == self.state => l,
+            _ => self.libs(start),
+        }
     }
 
     /// The distinct strings of `c` beside point `p` (up to four).
@@ -99,7 +129,7 @@ impl Sim<'_> {
             .filter(|&q| self.cell(q) == Some(c))
             .collect();
         for q in beside {
-            let l = self.libs(q);
+            let l = self.known_libs(q);
             if !found[..k].iter().any(|f| f.id == l.id) {
                 found[k] = l;
                 k += 1;
@@ -110,9 +140,10 @@ impl Sim<'_> {
 
     /// Judges a fill of the empty point `p` by `c` (the board is left as it was).
     fn fill(&mut self, p: usize, c: Color) -> Fill {
+        let before = self.state;
         self.set(p, Some(c));
         let verdict = self.judge_fill(p, c);
-        self.set(p, None);
+        self.take_back(p, before);
         verdict
     }
 
@@ -122,15 +153,16 @@ impl Sim<'_> {
         if theirs[..k].iter().any(|l| l.count == 0) {
             return Fill::Captures;
         }
-        if self.libs(p).count < 2 {
+        if self.known_libs(p).count < 2 {
             return Fill::SelfAtari;
         }
         for l in &theirs[..k] {
             if l.count == 1 && self.owner[l.first] == Some(opp) {
                 // The opponent's only answer is to fill its own eye.
                 let t = l.first;
+                let before = self.state;
                 let saved = self.place_keeping_two_liberties(t, opp);
-                self.set(t, None);
+                self.take_back(t, before);
                 if !saved {
                     return Fill::Kills;
                 }
@@ -178,7 +210,7 @@ impl Sim<'_> {
             .collect();
         ids.sort_unstable();
         for id in ids {
-            let l = self.libs(id);
+            let l = self.known_libs(id);
             if l.count != 1 {
                 continue;
             }
@@ -191,13 +223,14 @@ impl Sim<'_> {
     /// captured (a territory point filled so is recorded in `to_fill`),
     /// taken back otherwise. Whether it was kept.
     fn protect_at(&mut self, t: usize, c: Color, to_fill: &mut Vec<usize>) -> bool {
+        let before = self.state;
         if self.place_keeping_two_liberties(t, c) {
             if self.owner[t].is_some() {
                 to_fill.push(t);
             }
             true
         } else {
-            self.set(t, None);
+            self.take_back(t, before);
             false
         }
     }
@@ -208,7 +241,7 @@ impl Sim<'_> {
     fn place_keeping_two_liberties(&mut self, t: usize, c: Color) -> bool {
         self.set(t, Some(c));
         let (theirs, k) = self.strings_beside(t, c.opponent());
-        self.libs(t).count >= 2 && !theirs[..k].iter().any(|x| x.count == 0)
+        self.known_libs(t).count >= 2 && !theirs[..k].iter().any(|x| x.count == 0)
     }
 
     fn colours_beside(&self, p: usize) -> [bool; 2] {
@@ -231,6 +264,19 @@ pub(crate) fn settle(grid: &Grid, owner: &[Option<Color>], dame: &[bool]) -> Set
         grid: grid.clone(),
         owner,
         flood: Flood::new(points),
+        state: 1,
+        next_state: 2,
+        known: vec![
+            (
+                0,
+                Liberties {
+                    count: 0,
+                    first: 0,
+                    id: 0
+                }
+            );
+            points
+        ],
     };
     let order: Vec<usize> = (0..points).filter(|&i| dame[i]).collect();
     let mut to_fill = Vec::new();
