@@ -10,6 +10,7 @@ use crate::core::game::GameInfo;
 use crate::core::replay::{EndState, Replayer, Verdicts};
 use crate::core::rules::RuleOptions;
 use crate::duplicates::{line_hashes, DuplicateOf};
+use crate::faults::{fault_injected, panic_message};
 use crate::input::InputError;
 use crate::pictures::{self, Pictures};
 use crate::scoring::{recorded, score_game, NotScored, Scoring, ScoringOptions};
@@ -37,22 +38,6 @@ impl Default for AuditOptions {
             pictures: false,
         }
     }
-}
-
-/// Test hook, not an option: when the environment variable
-/// `SGFAUDIT_INJECT_FAULT` holds a text, the audit of any game of a file whose
-/// name contains it panics, so tests can prove that a panic costs one game and
-/// the run goes on (tests/cli.rs).
-fn fault_injected(path: &str) -> bool {
-    static PATTERN: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-    PATTERN
-        .get_or_init(|| {
-            std::env::var("SGFAUDIT_INJECT_FAULT")
-                .ok()
-                .filter(|p| !p.is_empty())
-        })
-        .as_deref()
-        .is_some_and(|p| path.contains(p))
 }
 
 /// Why a game could not be audited.
@@ -287,16 +272,6 @@ pub fn audit_bytes(
     FileReport {
         file: prepared.file,
         games,
-    }
-}
-
-fn panic_message(payload: &Box<dyn std::any::Any + Send>) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "panic".to_string()
     }
 }
 

@@ -33,6 +33,7 @@ pub mod audit;
 pub mod core;
 pub mod dead_stones;
 pub mod duplicates;
+mod faults;
 pub mod input;
 pub mod options;
 pub mod pictures;

@@ -74,6 +74,41 @@ fn without_name(r: serde_json::Value, prefix: &str) -> serde_json::Value {
     r
 }
 
+/// Asserts that `archive`, holding `entries` (from [`games`]) under `games/`,
+/// is audited like the directory `dir` they came from: every game entry, in
+/// the archive's order, named archive!entry (other entries are not games);
+/// the same rows as the files; the same bytes at -j1 and -j4.
+fn assert_audited_like_files(archive: &Path, dir: &Path, entries: &[(String, Vec<u8>)]) {
+    let a = archive.to_str().unwrap();
+    let (_, rows) = jsonl(&["-j1", a]);
+    let names: Vec<String> = rows
+        .iter()
+        .map(|r| r["file"].as_str().unwrap().to_string())
+        .collect();
+    let want: Vec<String> = entries.iter().map(|(n, _)| format!("{a}!{n}")).collect();
+    assert_eq!(names, want, "{a}");
+    let (_, plain) = jsonl(&[dir.to_str().unwrap()]);
+    let in_dir = format!("{}/", dir.display());
+    let plain: Vec<_> = plain
+        .into_iter()
+        .map(|r| without_name(r, &in_dir))
+        .collect();
+    let in_archive = format!("{a}!games/");
+    let rows: Vec<_> = rows
+        .into_iter()
+        .map(|r| without_name(r, &in_archive))
+        .collect();
+    assert_eq!(rows, plain, "{a}: the same audit as the files");
+    let run = |jobs: &str| {
+        Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+            .args(["check", "--format", "jsonl", "-q", jobs, a])
+            .output()
+            .unwrap()
+            .stdout
+    };
+    assert_eq!(run("-j1"), run("-j4"), "{a}: the same bytes for any -j");
+}
+
 #[test]
 fn zip_and_tar_entries_are_audited_like_the_files_they_hold() {
     let d = scratch("arc-same");
@@ -88,40 +123,8 @@ fn zip_and_tar_entries_are_audited_like_the_files_they_hold() {
     let tar_path = d.join("games.tar");
     fs::write(&tar_path, tar(&entries)).unwrap();
 
-    let (_, plain) = jsonl(&[dir.to_str().unwrap()]);
     for archive in [&zip_path, &tgz_path, &tbz_path, &tar_path] {
-        let a = archive.to_str().unwrap();
-        let (_, rows) = jsonl(&["-j1", a]);
-        // Every game entry, in the archive's order, named archive!entry; the
-        // README and the directory entry are not games.
-        let names: Vec<String> = rows
-            .iter()
-            .map(|r| r["file"].as_str().unwrap().to_string())
-            .collect();
-        let want: Vec<String> = entries.iter().map(|(n, _)| format!("{a}!{n}")).collect();
-        assert_eq!(names, want);
-        let in_archive = format!("{a}!games/");
-        let in_dir = format!("{}/", dir.display());
-        let rows: Vec<_> = rows
-            .into_iter()
-            .map(|r| without_name(r, &in_archive))
-            .collect();
-        let plain: Vec<_> = plain
-            .iter()
-            .cloned()
-            .map(|r| without_name(r, &in_dir))
-            .collect();
-        assert_eq!(rows, plain, "{a}: the same audit as the files");
-        // The same bytes whatever the thread count.
-        let one = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
-            .args(["check", "--format", "jsonl", "-q", "-j1", a])
-            .output()
-            .unwrap();
-        let four = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
-            .args(["check", "--format", "jsonl", "-q", "-j4", a])
-            .output()
-            .unwrap();
-        assert_eq!(one.stdout, four.stdout, "{a}");
+        assert_audited_like_files(archive, &dir, &entries);
     }
     let _ = fs::remove_dir_all(&d);
 }
@@ -623,32 +626,10 @@ fn seven_zip_entries_are_audited_like_the_files_they_hold() {
             vec![Block7::lzma(first, true), Block7::copy(rest)],
         ),
     ];
-    let (_, plain) = jsonl(&[dir.to_str().unwrap()]);
-    let in_dir = format!("{}/", dir.display());
-    let plain: Vec<_> = plain
-        .into_iter()
-        .map(|r| without_name(r, &in_dir))
-        .collect();
     for (name, blocks) in kinds {
         let path = d.join(name);
         fs::write(&path, seven_zip(&blocks, &["games/notes.txt"])).unwrap();
-        let a = path.to_str().unwrap();
-        let (_, rows) = jsonl(&["-j1", a]);
-        let names: Vec<String> = rows
-            .iter()
-            .map(|r| r["file"].as_str().unwrap().to_string())
-            .collect();
-        let want: Vec<String> = entries.iter().map(|(n, _)| format!("{a}!{n}")).collect();
-        assert_eq!(names, want, "{name}");
-        let in_archive = format!("{a}!games/");
-        let rows: Vec<_> = rows
-            .into_iter()
-            .map(|r| without_name(r, &in_archive))
-            .collect();
-        assert_eq!(rows, plain, "{name}: the same audit as the files");
-        let (_, four) = jsonl(&["-j4", a]);
-        let (_, one) = jsonl(&["-j1", a]);
-        assert_eq!(one, four, "{name}: the same for any -j");
+        assert_audited_like_files(&path, &dir, &entries);
     }
     let _ = fs::remove_dir_all(&d);
 }

@@ -23,6 +23,7 @@ mod sevenz;
 
 use super::error::{Action, InputError};
 use super::item::{inflate_cap, read_capped, Compression, Item, Source, MAX_RATIO, RATIO_FLOOR};
+use crate::faults::{fault_injected, panic_message};
 
 /// Entries read ahead of the audit.
 const IN_FLIGHT: usize = 16;
@@ -155,11 +156,7 @@ pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64) -> Entri
                     }
                 }));
                 if let Err(payload) = read {
-                    let why = payload
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| payload.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "panic".into());
+                    let why = panic_message(&payload);
                     let _ = report.send(Item {
                         name: entry_name(&name, "(the rest of the archive)"),
                         source: Source::Broken(InputError::ArchiveRead(format!(
@@ -236,22 +233,6 @@ impl Sender {
             Err(e) => Source::Broken(e),
         }
     }
-}
-
-/// Test hook, not an option (as in `audit.rs`): when the environment variable
-/// `SGFAUDIT_INJECT_FAULT` holds a text, the archive reader panics on reaching
-/// an entry whose name contains it, so a test can prove that the archive still
-/// ends with a row (tests/archives.rs).
-fn fault_injected(entry: &str) -> bool {
-    static PATTERN: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-    PATTERN
-        .get_or_init(|| {
-            std::env::var("SGFAUDIT_INJECT_FAULT")
-                .ok()
-                .filter(|p| !p.is_empty())
-        })
-        .as_deref()
-        .is_some_and(|p| entry.contains(p))
 }
 
 /// Reports the whole archive as unreadable, with why.

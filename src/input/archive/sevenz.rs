@@ -413,9 +413,7 @@ struct Listing {
 /// One entry of a [`Listing`].
 struct Entry<'a> {
     name: Cow<'a, str>,
-    /// Data in a block (false: an empty file or a directory).
-    has_data: bool,
-    is_dir: bool,
+    kind: Kind,
 }
 
 impl Listing {
@@ -430,8 +428,7 @@ impl Listing {
         };
         Entry {
             name,
-            has_data: self.kinds[i] == Kind::Data,
-            is_dir: self.kinds[i] == Kind::Directory,
+            kind: self.kinds[i],
         }
     }
 
@@ -792,7 +789,7 @@ pub(super) fn read_7z<R: Read + Seek>(mut file: R, name: &str, out: &mut Sender)
     // Entries without data (empty files, directories) come in the archive's
     // order between the ones with data.
     let send_empty = |entry: &Entry, out: &mut Sender| -> bool {
-        entry.is_dir
+        entry.kind == Kind::Directory
             || !is_sgf_name(&entry.name)
             || out.send(entry_name(name, &entry.name), Source::Bytes(Vec::new()))
     };
@@ -816,10 +813,13 @@ pub(super) fn read_7z<R: Read + Seek>(mut file: R, name: &str, out: &mut Sender)
             }
         }
         for &(size, crc) in &b.files {
-            let Some(entry) = entries.by_ref().find(|e| e.has_data || !send_empty(e, out)) else {
+            let Some(entry) = entries
+                .by_ref()
+                .find(|e| e.kind == Kind::Data || !send_empty(e, out))
+            else {
                 return;
             };
-            if !entry.has_data {
+            if entry.kind != Kind::Data {
                 // `send_empty` failed: the run stopped.
                 return;
             }
