@@ -117,9 +117,11 @@ fn benson(p: &Grid, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> {
 /// [`MOVE_BUDGET`]); after each batch the estimate stops when every chain still
 /// in question is clearly on one side of one half: its ownership lies more than
 /// [`CLEAR_Z`] standard errors (of a fair coin over the playouts run) away from 0.5.
+/// Two standard errors is the usual 95% level; a chain that stops on the wrong
+/// side of one half by chance lies within [`DOUBT`] of it and is read anyway.
 const BATCH: u32 = 8;
 const MAX_PLAYOUTS: u32 = 128;
-const CLEAR_Z: f64 = 2.5;
+const CLEAR_Z: f64 = 2.0;
 /// The playouts stop once they have played this many moves in all (checked after
 /// every pair, so each colour moves first as often): it bounds the time per game
 /// on big unsettled boards, where one playout can run to several hundred moves
