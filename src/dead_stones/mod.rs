@@ -20,7 +20,10 @@
 //!    playouts that agree with that verdict: a stone that lived off a chain now
 //!    dead (a lone stone beside a lost capturing race) dies with it. This only
 //!    ever moves a chain towards death, and runs no new playout.
-//! 5. **Doubt is reported**: the chains still owned by their colour in 30-70% of
+//! 5. **Dead stones must leave the opponent's area**: a chain called dead whose
+//!    points, with every dead stone off, lie in an area only its own colour
+//!    borders lives (a stone inside a dead group).
+//! 6. **Doubt is reported**: the chains still owned by their colour in 30-70% of
 //!    the playouts, and not settled by reading, are listed as uncertain, so a
 //!    reader knows which counts rest on a coin flip.
 //!
@@ -343,6 +346,7 @@ pub fn estimate_seeded(board: &Board, to_move: Color, salt: u64) -> Estimate {
             verdict[ch as usize] = Some(true);
         }
     }
+    alive_in_own_area(&p, &chain, &colors, &mut dead, &mut verdict);
     let mut out = Estimate::default();
     for (i, &ch) in chain.iter().enumerate() {
         if ch == NONE || pass_alive[ch as usize] {
@@ -391,6 +395,48 @@ fn saved_by_ko(p: &Grid, chain: &[u32], dead: &[bool], at: usize) -> bool {
         }
     }
     owners > 0
+}
+
+/// Dead stones are taken off as the opponent's prisoners and their points
+/// count for the opponent (Japanese rule 7 and 8, AGA rule 12): a dead chain
+/// whose points, once every dead stone is off, lie in an area bordered only
+/// by living stones of its own colour would be in its own territory, where no
+/// opponent stone is left to capture it. Such a chain lives (a stone inside a
+/// dead group, when the group is removed). Repeated until nothing changes:
+/// a chain brought back can close another one's area.
+fn alive_in_own_area(
+    p: &Grid,
+    chain: &[u32],
+    colors: &[Color],
+    dead: &mut [bool],
+    verdict: &mut [Option<bool>],
+) {
+    loop {
+        let mut cleared = p.clone();
+        for (i, &ch) in chain.iter().enumerate() {
+            if ch != NONE && dead[ch as usize] {
+                cleared.cells[i] = None;
+            }
+        }
+        let (label, touch) = cleared.regions();
+        let mut changed = false;
+        for (i, &ch) in chain.iter().enumerate() {
+            let k = ch as usize;
+            if ch == NONE || !dead[k] {
+                continue;
+            }
+            let t = touch[label[i] as usize];
+            let own = colors[k].index();
+            if t[own] && !t[1 - own] {
+                dead[k] = false;
+                verdict[k] = Some(true);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
 }
 
 /// How far (in steps between neighbouring points) a chain settled by reading
@@ -564,6 +610,35 @@ mod tests {
             let (black, white) = dead_stones(&Board::from_rows(&rows), to_move);
             assert!(black.is_empty() && white.is_empty(), "{black:?} {white:?}");
         }
+    }
+
+    #[test]
+    fn a_chain_left_in_its_own_area_by_the_dead_stones_lives() {
+        // Black's group in White's corner is dead; White's stone at cc sits in
+        // its two-point eye. With Black's group off, cc's area (cc, dc and the
+        // group's points) is bordered by White only: cc cannot be captured.
+        // White's lone stone at fg, in Black's area, stays dead.
+        let rows = [
+            ".O.....", //
+            "OXXXXO.", //
+            "OXO.XO.", //
+            "OXXXXO.", //
+            ".OOOOOO", //
+            "XXXXXXX", //
+            "X....O.", //
+        ];
+        let p = Grid::from_board(&Board::from_rows(&rows));
+        let (chain, colors) = p.chains();
+        let at = |x: usize, y: usize| chain[y * 7 + x] as usize;
+        let mut dead = vec![false; colors.len()];
+        for k in [at(1, 1), at(2, 2), at(5, 6)] {
+            dead[k] = true;
+        }
+        let mut verdict = vec![None; colors.len()];
+        alive_in_own_area(&p, &chain, &colors, &mut dead, &mut verdict);
+        assert!(dead[at(1, 1)], "Black's group stays dead");
+        assert!(!dead[at(2, 2)], "White's stone in its eye lives");
+        assert!(dead[at(5, 6)], "White's stone in Black's area stays dead");
     }
 
     #[test]
