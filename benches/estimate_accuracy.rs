@@ -81,10 +81,16 @@ fn main() {
                 "black_rule7": sgf(&completed.0), "white_rule7": sgf(&completed.1),
             }));
             if counted && seeds > 1 {
-                kept.push((rec.clone(), truth.clone(), completed.clone()));
+                kept.push((
+                    rec.clone(),
+                    parsed.info.clone(),
+                    truth.clone(),
+                    completed.clone(),
+                ));
             }
             let t = Instant::now();
-            let e = sgfaudit::dead_stones::estimate_seeded(board, out.end.to_move(), salt);
+            let first = sgfaudit::scoring::first_move(&parsed.info, &out.end);
+            let e = sgfaudit::dead_stones::estimate_seeded(board, first, salt);
             let sure = e.uncertain.is_empty();
             let est = (e.black, e.white);
             spent += t.elapsed().as_secs_f64();
@@ -144,10 +150,10 @@ fn main() {
         let (mut per_seed, mut per_seed_rule7) = (vec![re_agree], vec![re_agree_rule7]);
         for s in 1..seeds {
             let (mut n, mut n7) = (0u32, 0u32);
-            for (rec, truth, completed) in &kept {
+            for (rec, info, truth, completed) in &kept {
                 let out = rp.replay(rec, &Default::default());
-                let e =
-                    sgfaudit::dead_stones::estimate_seeded(rp.board(), out.end.to_move(), salt + s);
+                let first = sgfaudit::scoring::first_move(info, &out.end);
+                let e = sgfaudit::dead_stones::estimate_seeded(rp.board(), first, salt + s);
                 let est = (e.black, e.white);
                 n += u32::from(est == *truth);
                 n7 += u32::from(est == *completed);

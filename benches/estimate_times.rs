@@ -35,7 +35,8 @@ fn main() {
                 continue;
             }
             let t = Instant::now();
-            let e = sgfaudit::dead_stones::estimate(rp.board(), out.end.to_move());
+            let first = sgfaudit::scoring::first_move(&parsed.info, &out.end);
+            let e = sgfaudit::dead_stones::estimate(rp.board(), first);
             let ms = t.elapsed().as_secs_f64() * 1000.0;
             std::hint::black_box(e);
             times.push((ms, format!("{} game {i}", item.name)));

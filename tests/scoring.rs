@@ -255,17 +255,16 @@ fn markup_and_estimate(
 ) -> Option<(DeadSets, DeadSets)> {
     let bytes = std::fs::read(f).unwrap();
     let c = sgfaudit::sgf::read(bytes);
-    let rec = c.parse_game(0)?.record?;
+    let parsed = c.parse_game(0)?;
+    let rec = parsed.record?;
     let m = rec.markup.clone()?;
     let out = rp.replay(&rec, &Default::default());
     if out.end.trailing_passes < 2 {
         return None;
     }
     let truth = sgfaudit::scoring::markup::dead_from_markup(rp.board(), &m);
-    Some((
-        truth,
-        sgfaudit::dead_stones::dead_stones(rp.board(), out.end.to_move()),
-    ))
+    let first = sgfaudit::scoring::first_move(&parsed.info, &out.end);
+    Some((truth, sgfaudit::dead_stones::dead_stones(rp.board(), first)))
 }
 
 type DeadSets = (
@@ -333,8 +332,8 @@ fn a_race_that_the_side_to_move_decides_goes_to_the_player_whose_turn_it_is() {
         sgf(&truth.1)
     );
     assert_eq!(est, truth);
-    let (black, _) =
-        sgfaudit::dead_stones::dead_stones(rp.board(), sgfaudit::core::board::Color::White);
+    let white_first = sgfaudit::dead_stones::FirstMove::Resume(sgfaudit::core::board::Color::White);
+    let (black, _) = sgfaudit::dead_stones::dead_stones(rp.board(), white_first);
     for corner in ["ra", "rb", "qc", "sd"] {
         assert!(
             sgf(&black).contains(&corner.to_string()),

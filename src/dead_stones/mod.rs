@@ -13,9 +13,10 @@
 //! 3. **Chains in doubt are read** (`reading.rs`): a chain its colour owns
 //!    in 30-70% of the playouts is searched exhaustively over the points of its
 //!    fight; if it is captured whoever moves first, it is dead. If the side to
-//!    move decides the fight, it goes to the player whose turn it is after the
-//!    record's last move: play would resume with that player (AGA rule 10: the
-//!    opponent of the last passer moves first).
+//!    move decides the fight, [`FirstMove`] says who moves first: the player
+//!    whose turn it is after the record's last move, with whom play would
+//!    resume (AGA rule 10: the opponent of the last passer), or under Japanese
+//!    rules the attacker (rule 7-1: stones the opponent can capture are dead).
 //! 4. **The chains near a chain reading settled are judged again** over the
 //!    playouts that agree with that verdict: a stone that lived off a chain now
 //!    dead (a lone stone beside a lost capturing race) dies with it. This only
@@ -280,18 +281,32 @@ pub struct Estimate {
 /// Ownership closer to one half than this makes a chain's status uncertain.
 pub const DOUBT: f64 = 0.3;
 
-/// Estimates the dead stones of a final position with `to_move` to play next
-/// (it only decides the fights that the side to move decides). A chain that is
-/// not pass-alive and not settled by reading is dead when, over the playouts,
-/// its colour owns its points less than half of the time.
-pub fn estimate(board: &Board, to_move: Color) -> Estimate {
-    estimate_seeded(board, to_move, 0)
+/// Who moves first in a fight that the side to move decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstMove {
+    /// The player whose turn it is after the record's last move: play resumes
+    /// with the opponent of the last passer (AGA rule 10; the Swedish rules
+    /// resume by alternate play too).
+    Resume(Color),
+    /// The side attacking the chain: under Japanese rule 7-1 stones live only
+    /// if the opponent cannot capture them, so a chain that dies when the
+    /// opponent moves first is dead; its owner should have defended before
+    /// passing.
+    Attacker,
+}
+
+/// Estimates the dead stones of a final position; `first` says who moves first
+/// in the fights that the side to move decides. A chain that is not pass-alive
+/// and not settled by reading is dead when, over the playouts, its colour owns
+/// its points less than half of the time.
+pub fn estimate(board: &Board, first: FirstMove) -> Estimate {
+    estimate_seeded(board, first, 0)
 }
 
 /// [`estimate`] with the playouts' seed changed by `salt` (0 gives [`estimate`]'s
 /// own): another draw of the same estimator, to measure how much a figure rests
 /// on the draw.
-pub fn estimate_seeded(board: &Board, to_move: Color, salt: u64) -> Estimate {
+pub fn estimate_seeded(board: &Board, first: FirstMove, salt: u64) -> Estimate {
     let p = Grid::from_board(board);
     let (chain, colors) = p.chains();
     let mut pass_alive = vec![false; colors.len()];
@@ -319,6 +334,7 @@ pub fn estimate_seeded(board: &Board, to_move: Color, salt: u64) -> Estimate {
     let mut verdict: Vec<Option<bool>> = vec![None; colors.len()];
     let mut read = vec![false; colors.len()];
     let mut budget = crate::dead_stones::reading::GAME_BUDGET;
+    let no_dead = vec![false; colors.len()];
     for (i, &ch) in chain.iter().enumerate() {
         let k = ch as usize;
         if ch == NONE || pass_alive[k] || read[k] || !in_doubt(own[k]) {
@@ -327,7 +343,12 @@ pub fn estimate_seeded(board: &Board, to_move: Color, salt: u64) -> Estimate {
         read[k] = true;
         verdict[k] = match crate::dead_stones::reading::read(&p, i, &mut budget) {
             reading::Outcome::Dead => Some(false),
-            reading::Outcome::Unsettled => Some(colors[k] == to_move),
+            // Under Japanese rules a lone stone on its owner's eye is only ever
+            // "captured" by a ko that rule 7-2 lets the owner win (`saved_by_ko`).
+            reading::Outcome::Unsettled => Some(match first {
+                FirstMove::Resume(c) => colors[k] == c,
+                FirstMove::Attacker => saved_by_ko(&p, &chain, &no_dead, i),
+            }),
             reading::Outcome::Alive | reading::Outcome::Open => None,
         };
     }
@@ -540,8 +561,8 @@ fn condition_on_reading(
 }
 
 /// The dead stones of [`estimate`]: (dead black, dead white).
-pub fn dead_stones(board: &Board, to_move: Color) -> (Vec<Point>, Vec<Point>) {
-    let e = estimate(board, to_move);
+pub fn dead_stones(board: &Board, first: FirstMove) -> (Vec<Point>, Vec<Point>) {
+    let e = estimate(board, first);
     (e.black, e.white)
 }
 
@@ -566,9 +587,13 @@ mod tests {
             ".......", //
             ".......", //
         ]);
-        let (black, white) = dead_stones(&b, Color::Black);
+        let (black, white) = dead_stones(&b, FirstMove::Resume(Color::Black));
         assert!(black.is_empty() && white.is_empty(), "{black:?} {white:?}");
-        let (black, white) = dead_stones(&b, Color::White);
+        let (black, white) = dead_stones(&b, FirstMove::Resume(Color::White));
+        assert_eq!(names(&black), ["da", "ab", "bb", "cb", "db"]);
+        assert!(white.is_empty(), "{white:?}");
+        // Under Japanese rules White, the attacker, moves first whoever passed last.
+        let (black, white) = dead_stones(&b, FirstMove::Attacker);
         assert_eq!(names(&black), ["da", "ab", "bb", "cb", "db"]);
         assert!(white.is_empty(), "{white:?}");
     }
@@ -584,7 +609,7 @@ mod tests {
             "XXXXXXX", // Black's bottom group has two eyes and more: alive.
             ".X.X...", //
         ]);
-        let (black, white) = dead_stones(&b, Color::Black);
+        let (black, white) = dead_stones(&b, FirstMove::Resume(Color::Black));
         assert_eq!(names(&black), ["ca", "ab", "bb", "cb"]);
         assert!(white.is_empty(), "{white:?}");
     }
@@ -607,7 +632,7 @@ mod tests {
             "XXXO.....", //
         ];
         for to_move in [Color::Black, Color::White] {
-            let (black, white) = dead_stones(&Board::from_rows(&rows), to_move);
+            let (black, white) = dead_stones(&Board::from_rows(&rows), FirstMove::Resume(to_move));
             assert!(black.is_empty() && white.is_empty(), "{black:?} {white:?}");
         }
     }
@@ -644,8 +669,8 @@ mod tests {
     #[test]
     fn the_estimate_depends_on_the_position_and_turn_only() {
         let rows = ["..XO.", "XXXO.", "OOOO.", ".....", "..X.."];
-        let a = dead_stones(&Board::from_rows(&rows), Color::Black);
-        let b = dead_stones(&Board::from_rows(&rows), Color::Black);
+        let a = dead_stones(&Board::from_rows(&rows), FirstMove::Resume(Color::Black));
+        let b = dead_stones(&Board::from_rows(&rows), FirstMove::Resume(Color::Black));
         assert_eq!(a, b);
         // The lone black stone in White's area is dead too.
         assert!(names(&a.0).contains(&"ce".to_string()), "{a:?}");

@@ -17,7 +17,7 @@ pub use self::result_check::ResultCheck;
 
 use self::counting::{Counting, Scores, Tally};
 use self::final_position::FinalPosition;
-use self::recorded::{parse_result, parse_rules, Recorded, WinBy};
+use self::recorded::{parse_result, parse_rules, DeclaredRules, Recorded, WinBy};
 use self::result_check::CheckInput;
 use crate::core::board::{Board, Point};
 use crate::core::findings::Finding;
@@ -224,6 +224,7 @@ fn why_not_scored(
 fn choose_dead_stones(
     board: &Board,
     record: &GameRecord,
+    info: &GameInfo,
     end: &EndState,
     mode: DeadStonesMode,
 ) -> DeadStones {
@@ -240,7 +241,7 @@ fn choose_dead_stones(
             }
         }
         (DeadStonesMode::Auto | DeadStonesMode::Estimate, _) => {
-            let e = dead_stones::estimate(board, end.to_move());
+            let e = dead_stones::estimate(board, first_move(info, end));
             DeadStones {
                 source: DeadSource::Estimated,
                 black: e.black,
@@ -252,6 +253,17 @@ fn choose_dead_stones(
         (DeadStonesMode::Markup, None) | (DeadStonesMode::None, _) => {
             DeadStones::none(DeadSource::None)
         }
+    }
+}
+
+/// Who moves first in a fight the estimator finds unsettled: the attacker under
+/// declared Japanese (or Korean) rules, else the player whose turn it is (AGA
+/// rule 10), also when no rules are declared.
+pub fn first_move(info: &GameInfo, end: &EndState) -> dead_stones::FirstMove {
+    if info.rules.as_deref().and_then(parse_rules) == Some(DeclaredRules::Japanese) {
+        dead_stones::FirstMove::Attacker
+    } else {
+        dead_stones::FirstMove::Resume(end.to_move())
     }
 }
 
@@ -310,7 +322,7 @@ pub fn score_game(
     if let Some(why) = why_not_scored(recorded, end, record, opts.score) {
         return Scoring::NotScored(why);
     }
-    let dead = choose_dead_stones(board, record, end, opts.dead_stones);
+    let dead = choose_dead_stones(board, record, info, end, opts.dead_stones);
     let counter = Counter {
         board,
         end,
@@ -357,7 +369,7 @@ pub fn score_game(
     // Asked for, a markup is checked against an estimate that has no stone in
     // doubt: a markup that leaves a dead stone out changes the count.
     if opts.check_markup && dead.source == DeadSource::Markup {
-        let estimate = dead_stones::estimate(board, end.to_move());
+        let estimate = dead_stones::estimate(board, first_move(info, end));
         notes::markup_disputed(board, &dead, &estimate, info, findings, |alt| {
             counter.with_dead(notes_counting, alt)
         });
