@@ -174,6 +174,22 @@ const CASES: &[Case] = &[
         codes: &[],
     },
     Case {
+        file: "count-unsettled-japanese",
+        aga: &[],
+        japanese: &[],
+        swedish: &[],
+        no_result: None,
+        codes: &[],
+    },
+    Case {
+        file: "count-unsettled-aga",
+        aga: &[],
+        japanese: &[],
+        swedish: &[],
+        no_result: None,
+        codes: &[],
+    },
+    Case {
         file: "tt-pass-19",
         aga: &[],
         japanese: &[],
@@ -328,6 +344,20 @@ const COUNTS: &[Count] = &[
         file: "count-seki-three-shared",
         territory: [35, 2],
         seki_eyes: &["aa", "ea"],
+        to_fill: &[],
+    },
+    // No markup: the dead stones are estimated, and who moves first in the
+    // unsettled corner follows the declared rules.
+    Count {
+        file: "count-unsettled-japanese",
+        territory: [0, 42],
+        seki_eyes: &[],
+        to_fill: &[],
+    },
+    Count {
+        file: "count-unsettled-aga",
+        territory: [3, 34],
+        seki_eyes: &[],
         to_fill: &[],
     },
     Count {
