@@ -47,12 +47,13 @@ def at_root(monkeypatch):
 def test_audit_equals_the_cli_parquet(cli_tables):
     _, games, findings, divergences = cli_tables
     result = sgfaudit.audit([CORPUS])
-    assert result.games.num_rows == 446
+    assert result.games.num_rows > 400
     assert result.games.equals(games)
     assert result.findings.equals(findings)
     assert result.divergences.equals(divergences)
-    assert result.summary["games"] == 446
-    assert result.summary["files"] == 417
+    assert result.summary["games"] == games.num_rows
+    # Every file has a row, an error row when it holds no game.
+    assert result.summary["files"] == len(set(games.column("file").to_pylist()))
     assert sum(result.summary["findings_by_severity"].values()) == findings.num_rows
 
 
