@@ -224,8 +224,7 @@ fn why_not_scored(
 fn choose_dead_stones(
     board: &Board,
     record: &GameRecord,
-    info: &GameInfo,
-    end: &EndState,
+    first: dead_stones::FirstMove,
     mode: DeadStonesMode,
 ) -> DeadStones {
     match (mode, record.markup.as_ref()) {
@@ -241,7 +240,7 @@ fn choose_dead_stones(
             }
         }
         (DeadStonesMode::Auto | DeadStonesMode::Estimate, _) => {
-            let e = dead_stones::estimate(board, first_move(info, end));
+            let e = dead_stones::estimate(board, first);
             DeadStones {
                 source: DeadSource::Estimated,
                 black: e.black,
@@ -322,7 +321,8 @@ pub fn score_game(
     if let Some(why) = why_not_scored(recorded, end, record, opts.score) {
         return Scoring::NotScored(why);
     }
-    let dead = choose_dead_stones(board, record, info, end, opts.dead_stones);
+    let first = first_move(info, end);
+    let dead = choose_dead_stones(board, record, first, opts.dead_stones);
     let counter = Counter {
         board,
         end,
@@ -369,7 +369,7 @@ pub fn score_game(
     // Asked for, a markup is checked against an estimate that has no stone in
     // doubt: a markup that leaves a dead stone out changes the count.
     if opts.check_markup && dead.source == DeadSource::Markup {
-        let estimate = dead_stones::estimate(board, first_move(info, end));
+        let estimate = dead_stones::estimate(board, first);
         notes::markup_disputed(board, &dead, &estimate, info, findings, |alt| {
             counter.with_dead(notes_counting, alt)
         });
