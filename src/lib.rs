@@ -13,10 +13,10 @@
 //!            report::{text, jsonl, csv}  (behind report::Reporter, in input order)
 //! ```
 //!
-//! The core — [`board`], [`rules`], [`game`], [`replay`], [`findings`] — knows
+//! The core — [`core::board`], [`core::rules`], [`core::game`], [`core::replay`], [`core::findings`] — knows
 //! nothing of files, SGF text or output formats. [`sgf`] turns bytes into
-//! [`game::GameRecord`]s and never fails; [`audit`] joins the two for one file
-//! and isolates panics per game; [`input`], [`archive`] and [`pipeline`] know
+//! [`core::game::GameRecord`]s and never fails; [`audit`] joins the two for one file
+//! and isolates panics per game; [`input`], [`input::archive`] and [`pipeline`] know
 //! the file system, archives and threads; only [`report`] knows JSON and CSV. See `ARCHITECTURE.md`.
 //!
 //! ```

@@ -4,7 +4,7 @@
 //!
 //! Why the crate has four boards: [`crate::core::board::Board`] is the replay's
 //! (incremental strings, a Zobrist hash and a change log, no allocation per
-//! move); [`Grid`] is the analyses' (simple and mutable, read once per game);
+//! move); `Grid` is the analyses' (simple and mutable, read once per game);
 //! the dead-stone estimator's playout board keeps liberties incrementally for
 //! O(1) atari tests over millions of random moves, and its reading board keeps
 //! an undo log and a hash for an exhaustive search with a transposition table.

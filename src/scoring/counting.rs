@@ -4,7 +4,7 @@
 //! Territory is topological: an empty region (dead stones removed) whose
 //! neighbouring living stones are all of one colour belongs to that colour.
 //! The Japanese count leaves out what rule 8 excludes (seki eyes, points to
-//! fill; computed in [`crate::scoring::final_position`] and [`crate::scoring::japanese`]).
+//! fill; computed in [`crate::scoring::final_position`] and `scoring::japanese`).
 
 use crate::core::board::Color;
 use crate::core::replay::EndState;

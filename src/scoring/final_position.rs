@@ -1,12 +1,12 @@
 //! The final position, analysed once for every counting: living stones, dead
 //! stones, topological territory, dame, and what Japanese rule 8 leaves out of
-//! territory (seki eyes, points to fill; computed in [`crate::scoring::japanese`]).
+//! territory (seki eyes, points to fill; computed in `scoring::japanese`).
 //!
 //! Vocabulary: a *chain* is a string of stones; a *region* is a maximal connected
 //! set of empty points (dead stones removed); a region bordered by one colour only
 //! is that colour's (topological) territory, one bordered by both is dame.
 //! Topological territory is what AGA, Swedish and area counting count; the
-//! Japanese count leaves out the points [`crate::scoring::japanese::settle`] finds.
+//! Japanese count leaves out the points the Japanese settlement (`scoring::japanese`) finds.
 
 use crate::core::board::{Board, Color, Point};
 use crate::core::grid::{Grid, NONE};

@@ -101,7 +101,7 @@ pub struct DeadStones {
     /// ([`dead_stones::Estimate::uncertain`]).
     pub uncertain: Vec<Point>,
     /// Markup only: lone stones of either colour the markup leaves standing that
-    /// Japanese rule 7 makes dead ([`dead_by_rule7`]). Listed, not counted: the
+    /// Japanese rule 7 makes dead ([`markup::dead_by_rule7`]). Listed, not counted: the
     /// count keeps the players' agreement.
     pub added_by_rule7: Vec<Point>,
 }
