@@ -18,6 +18,7 @@
 //! prefix of every earlier game in memory.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
 
 use crate::audit::{GameReport, Status};
 use crate::core::board::Color;
@@ -148,7 +149,48 @@ struct Earlier {
 /// The games seen so far in a run, checked in input order.
 #[derive(Default)]
 pub struct Duplicates {
-    seen: HashMap<u64, Earlier>,
+    seen: HashMap<u64, Earlier, LineKey>,
+}
+
+/// The table's hasher. The keys are already uniform 64-bit line hashes, so
+/// SipHash's work is wasted on them: a game is looked up once per move of
+/// its line (every prefix may be a truncated copy), and with SipHash those
+/// lookups were most of the run's one sequential step. The key is still
+/// mixed with a random word drawn per run, so that lines crafted to share
+/// their low bits cannot pile into one bucket.
+#[derive(Clone)]
+struct LineKey(u64);
+
+impl Default for LineKey {
+    fn default() -> LineKey {
+        LineKey(std::collections::hash_map::RandomState::new().hash_one(0u64))
+    }
+}
+
+impl BuildHasher for LineKey {
+    type Hasher = LineHasher;
+
+    fn build_hasher(&self) -> LineHasher {
+        LineHasher(self.0)
+    }
+}
+
+struct LineHasher(u64);
+
+impl Hasher for LineHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = step(self.0, u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = mix(self.0 ^ n);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 impl Duplicates {
