@@ -1,14 +1,20 @@
 //! The parallel pipeline. Inputs are taken in batches, gathered on a thread of
-//! their own while the previous batch is audited; the files of a batch are
-//! read, decoded and split into games in parallel, then their games are audited
-//! in parallel, a round of games at a time, and handed to the sink in input
-//! order. A collection file of many games is thus audited on every thread, and
-//! its results leave as they are made: memory holds one batch of files and one
-//! round of game reports, never the whole archive or a whole file's reports.
-//! Output is byte-identical for any thread count because order comes from the
-//! input, not from the threads.
+//! their own; the files of a batch are read, decoded and split into games in
+//! parallel, and their games are audited in parallel, a round of games at a
+//! time, and handed to the sink in input order. The pool is never left waiting
+//! on one step: the next batch is read while this one is audited, and the next
+//! round is under way while a round ends on its slowest game and while the
+//! main thread hands the finished one on. A collection file of many games is
+//! thus audited on every thread, and its results leave as they are made:
+//! memory holds at most three batches of files (one being read) and two rounds
+//! of game reports, never the whole archive or a whole file's reports. Output
+//! is byte-identical for any thread count because order comes from the input,
+//! not from the threads.
 
 use std::cell::RefCell;
+use std::collections::{BTreeMap, VecDeque};
+use std::ops::Range;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -152,13 +158,211 @@ where
         });
         let mut duplicates = Duplicates::default();
         let mut cursor = PartCursor::default();
-        for batch in batches {
-            let pool = pool.as_ref();
-            let state = (&mut duplicates, &mut cursor);
-            audit_batch(batch, opts, pool, threads, state, &mut sink)?;
+        match pool.as_ref() {
+            Some(pool) => {
+                let mut hand =
+                    |round: Round| hand_on(round, (&mut duplicates, &mut cursor), &mut sink);
+                pool.in_place_scope(|scope| pipelined(scope, batches, opts, threads, &mut hand))
+            }
+            None => {
+                for batch in batches {
+                    let batch = Arc::new(ReadBatch::read(batch, opts));
+                    for start in (0..batch.tasks.len()).step_by(GAMES_PER_THREAD) {
+                        let range = start..(start + GAMES_PER_THREAD).min(batch.tasks.len());
+                        let round = Round::audit(Arc::clone(&batch), range, opts);
+                        hand_on(round, (&mut duplicates, &mut cursor), &mut sink)?;
+                    }
+                }
+                Ok(())
+            }
         }
-        Ok(())
     })
+}
+
+/// A batch read, decoded and split, shared by the rounds that audit its games.
+struct ReadBatch {
+    files: Vec<Prepared>,
+    /// Every game of the batch, in input order: (file, game in the file).
+    tasks: Vec<(usize, usize)>,
+}
+
+impl ReadBatch {
+    /// Reads the batch's files (in parallel when called on the pool).
+    fn read(batch: Vec<Item>, opts: &AuditOptions) -> ReadBatch {
+        let files: Vec<Prepared> = batch
+            .into_par_iter()
+            .map(|item| Prepared::new(item, opts.max_file_size))
+            .collect();
+        let tasks = files
+            .iter()
+            .enumerate()
+            .flat_map(|(f, p)| (0..p.reports()).map(move |g| (f, g)))
+            .collect();
+        ReadBatch { files, tasks }
+    }
+}
+
+/// A round audited: the reports of games `range` of `batch`.
+struct Round {
+    batch: Arc<ReadBatch>,
+    range: Range<usize>,
+    reports: Vec<GameReport>,
+}
+
+impl Round {
+    /// Audits games `range` of `batch` (in parallel when called on the pool).
+    fn audit(batch: Arc<ReadBatch>, range: Range<usize>, opts: &AuditOptions) -> Round {
+        let reports = batch.tasks[range.clone()]
+            .par_iter()
+            .map(|&(f, g)| batch.files[f].audit(g, opts))
+            .collect();
+        Round {
+            batch,
+            range,
+            reports,
+        }
+    }
+}
+
+/// Work handed back by the pool, numbered in input order.
+enum Done {
+    Read(u64, Arc<ReadBatch>),
+    Round(u64, Round),
+}
+
+/// Rounds kept in flight: while one ends on a long game, the next keeps the
+/// other threads busy.
+const ROUNDS_IN_FLIGHT: usize = 2;
+
+/// Drives the pool without waiting between steps: the next batch is read
+/// while this one is audited, the next round is under way while one ends
+/// and while the main thread hands the finished one on. Rounds are handed
+/// on in input order; at most [`ROUNDS_IN_FLIGHT`] rounds and two read
+/// batches are held, so memory stays bounded as with one step at a time.
+fn pipelined<'s, E>(
+    scope: &rayon::Scope<'s>,
+    batches: std::sync::mpsc::Receiver<Vec<Item>>,
+    opts: &'s AuditOptions,
+    threads: usize,
+    hand: &mut dyn FnMut(Round) -> Result<(), E>,
+) -> Result<(), E> {
+    let (tx, done) = std::sync::mpsc::channel::<Done>();
+    let round_size = GAMES_PER_THREAD * threads;
+    let mut batches_over = false;
+    let (mut reads_asked, mut reads_in_flight) = (0u64, 0usize);
+    let mut read: BTreeMap<u64, Arc<ReadBatch>> = BTreeMap::new();
+    let mut next_read = 0u64;
+    // The batches whose rounds are being cut, in order, with the next task.
+    let mut open: VecDeque<(Arc<ReadBatch>, usize)> = VecDeque::new();
+    let (mut rounds_asked, mut next_round) = (0u64, 0u64);
+    let mut finished: BTreeMap<u64, Round> = BTreeMap::new();
+    loop {
+        // Read ahead one batch beyond the one being cut into rounds.
+        if !batches_over && reads_in_flight == 0 && read.len() + open.len() <= 1 {
+            match batches.recv() {
+                Ok(batch) => {
+                    let (tx, n) = (tx.clone(), reads_asked);
+                    scope.spawn(move |_| {
+                        let _ = tx.send(Done::Read(n, Arc::new(ReadBatch::read(batch, opts))));
+                    });
+                    reads_asked += 1;
+                    reads_in_flight += 1;
+                }
+                Err(_) => batches_over = true,
+            }
+        }
+        // Batches read in order become open for rounds.
+        while let Some(batch) = read.remove(&next_read) {
+            open.push_back((batch, 0));
+            next_read += 1;
+        }
+        // Keep rounds in flight.
+        while rounds_asked - next_round < ROUNDS_IN_FLIGHT as u64 {
+            let Some((batch, at)) = open.front_mut() else {
+                break;
+            };
+            if *at == batch.tasks.len() {
+                open.pop_front();
+                continue;
+            }
+            let range = *at..(*at + round_size).min(batch.tasks.len());
+            *at = range.end;
+            let (tx, batch, n) = (tx.clone(), Arc::clone(batch), rounds_asked);
+            scope.spawn(move |_| {
+                let _ = tx.send(Done::Round(n, Round::audit(batch, range, opts)));
+            });
+            rounds_asked += 1;
+        }
+        if rounds_asked == next_round && reads_in_flight == 0 && open.is_empty() && read.is_empty()
+        {
+            if batches_over {
+                return Ok(());
+            }
+            continue;
+        }
+        match done.recv() {
+            Ok(Done::Read(n, batch)) => {
+                reads_in_flight -= 1;
+                read.insert(n, batch);
+            }
+            Ok(Done::Round(n, round)) => {
+                finished.insert(n, round);
+            }
+            Err(_) => unreachable!("the sender lives in this function"),
+        }
+        // Hand on, in order, every round that is complete.
+        while let Some(round) = finished.remove(&next_round) {
+            next_round += 1;
+            hand(round)?;
+        }
+    }
+}
+
+/// Hands the reports of one round to `sink` in input order: numbered within
+/// their file, checked for duplicates, each file's end signalled after its
+/// last game.
+fn hand_on<S, E>(
+    mut round: Round,
+    (duplicates, cursor): (&mut Duplicates, &mut PartCursor),
+    sink: &mut S,
+) -> Result<(), E>
+where
+    S: FnMut(Output<'_>) -> Result<(), E>,
+{
+    let prepared = &round.batch.files;
+    let tasks = &round.batch.tasks[round.range.clone()];
+    for (&(f, g), report) in tasks.iter().zip(&mut round.reports) {
+        let p = &prepared[f];
+        let info = p.info();
+        // A part of a large file, or the row that ends such a file
+        // early (a game tree too long), is numbered within the file.
+        let in_parts = cursor.file.as_deref() == Some(info.path.as_str());
+        match &p.part {
+            Some(part) => place(report, part, if in_parts { cursor.games } else { 0 }),
+            None if in_parts => report.index += cursor.games,
+            None => {}
+        }
+        duplicates.check(&info.path, report);
+        sink(Output::Game(info, report))?;
+        if g + 1 == p.reports() {
+            match &p.part {
+                Some(part) if !part.last => {
+                    if !in_parts {
+                        *cursor = PartCursor {
+                            file: Some(info.path.clone()),
+                            games: 0,
+                        };
+                    }
+                    cursor.games += p.reports();
+                }
+                _ => {
+                    *cursor = PartCursor::default();
+                    sink(Output::FileDone(info))?;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The inputs cut into batches of at most [`FILES_PER_THREAD`] files and
@@ -191,80 +395,6 @@ impl<I: Iterator<Item = Item>> Iterator for Batches<I> {
         }
         (!batch.is_empty()).then_some(batch)
     }
-}
-
-/// Reads and audits one batch on the pool, handing its reports to `sink`
-/// in input order.
-fn audit_batch<S, E>(
-    batch: Vec<Item>,
-    opts: &AuditOptions,
-    pool: Option<&rayon::ThreadPool>,
-    threads: usize,
-    (duplicates, cursor): (&mut Duplicates, &mut PartCursor),
-    sink: &mut S,
-) -> Result<(), E>
-where
-    S: FnMut(Output<'_>) -> Result<(), E>,
-{
-    let prepare = move || {
-        batch
-            .into_par_iter()
-            .map(|item| Prepared::new(item, opts.max_file_size))
-            .collect::<Vec<_>>()
-    };
-    let prepared: Vec<Prepared> = match pool {
-        Some(p) => p.install(prepare),
-        None => prepare(),
-    };
-    let tasks: Vec<(usize, usize)> = prepared
-        .iter()
-        .enumerate()
-        .flat_map(|(f, p)| (0..p.reports()).map(move |g| (f, g)))
-        .collect();
-    for round in tasks.chunks(GAMES_PER_THREAD * threads) {
-        let audit_round = || {
-            round
-                .par_iter()
-                .map(|&(f, g)| prepared[f].audit(g, opts))
-                .collect::<Vec<_>>()
-        };
-        let mut reports = match pool {
-            Some(p) => p.install(audit_round),
-            None => audit_round(),
-        };
-        for (&(f, g), report) in round.iter().zip(&mut reports) {
-            let p = &prepared[f];
-            let info = p.info();
-            // A part of a large file, or the row that ends such a file
-            // early (a game tree too long), is numbered within the file.
-            let in_parts = cursor.file.as_deref() == Some(info.path.as_str());
-            match &p.part {
-                Some(part) => place(report, part, if in_parts { cursor.games } else { 0 }),
-                None if in_parts => report.index += cursor.games,
-                None => {}
-            }
-            duplicates.check(&info.path, report);
-            sink(Output::Game(info, report))?;
-            if g + 1 == p.reports() {
-                match &p.part {
-                    Some(part) if !part.last => {
-                        if !in_parts {
-                            *cursor = PartCursor {
-                                file: Some(info.path.clone()),
-                                games: 0,
-                            };
-                        }
-                        cursor.games += p.reports();
-                    }
-                    _ => {
-                        *cursor = PartCursor::default();
-                        sink(Output::FileDone(info))?;
-                    }
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 /// [`run`], with each file's reports gathered into a [`audit::FileReport`]
