@@ -228,6 +228,24 @@ impl Round {
 enum Done {
     Read(u64, Arc<ReadBatch>),
     Round(u64, Round),
+    /// A job panicked (a bug, not an input: a game's own panic is caught in
+    /// `audit`): raised again on the main thread, as a step waited on would.
+    Panicked(Box<dyn std::any::Any + Send>),
+}
+
+/// Runs `job` on the pool and sends what it makes, or its panic, to `tx`: a
+/// job that dies without a word would leave the main thread waiting.
+fn spawn_job<'s>(
+    scope: &rayon::Scope<'s>,
+    tx: &std::sync::mpsc::Sender<Done>,
+    job: impl FnOnce() -> Done + Send + 's,
+) {
+    let tx = tx.clone();
+    scope.spawn(move |_| {
+        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
+            .unwrap_or_else(Done::Panicked);
+        let _ = tx.send(done);
+    });
 }
 
 /// Rounds kept in flight: while one ends on a long game, the next keeps the
@@ -237,8 +255,8 @@ const ROUNDS_IN_FLIGHT: usize = 2;
 /// Drives the pool without waiting between steps: the next batch is read
 /// while this one is audited, the next round is under way while one ends
 /// and while the main thread hands the finished one on. Rounds are handed
-/// on in input order; at most [`ROUNDS_IN_FLIGHT`] rounds and two read
-/// batches are held, so memory stays bounded as with one step at a time.
+/// on in input order; at most [`ROUNDS_IN_FLIGHT`] rounds and three batches
+/// (one being read) are held, so memory stays bounded.
 fn pipelined<'s, E>(
     scope: &rayon::Scope<'s>,
     batches: std::sync::mpsc::Receiver<Vec<Item>>,
@@ -261,9 +279,9 @@ fn pipelined<'s, E>(
         if !batches_over && reads_in_flight == 0 && read.len() + open.len() <= 1 {
             match batches.recv() {
                 Ok(batch) => {
-                    let (tx, n) = (tx.clone(), reads_asked);
-                    scope.spawn(move |_| {
-                        let _ = tx.send(Done::Read(n, Arc::new(ReadBatch::read(batch, opts))));
+                    let n = reads_asked;
+                    spawn_job(scope, &tx, move || {
+                        Done::Read(n, Arc::new(ReadBatch::read(batch, opts)))
                     });
                     reads_asked += 1;
                     reads_in_flight += 1;
@@ -287,9 +305,9 @@ fn pipelined<'s, E>(
             }
             let range = *at..(*at + round_size).min(batch.tasks.len());
             *at = range.end;
-            let (tx, batch, n) = (tx.clone(), Arc::clone(batch), rounds_asked);
-            scope.spawn(move |_| {
-                let _ = tx.send(Done::Round(n, Round::audit(batch, range, opts)));
+            let (batch, n) = (Arc::clone(batch), rounds_asked);
+            spawn_job(scope, &tx, move || {
+                Done::Round(n, Round::audit(batch, range, opts))
             });
             rounds_asked += 1;
         }
@@ -308,6 +326,7 @@ fn pipelined<'s, E>(
             Ok(Done::Round(n, round)) => {
                 finished.insert(n, round);
             }
+            Ok(Done::Panicked(panic)) => std::panic::resume_unwind(panic),
             Err(_) => unreachable!("the sender lives in this function"),
         }
         // Hand on, in order, every round that is complete.
