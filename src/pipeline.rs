@@ -226,7 +226,8 @@ impl Round {
 
 /// Work handed back by the pool, numbered in input order.
 enum Done {
-    Read(u64, Arc<ReadBatch>),
+    /// The batch asked for (one at a time, so they come in order).
+    Read(Arc<ReadBatch>),
     Round(u64, Round),
     /// A job panicked (a bug, not an input: a game's own panic is caught in
     /// `audit`): raised again on the main thread, as a step waited on would.
@@ -267,32 +268,23 @@ fn pipelined<'s, E>(
     let (tx, done) = std::sync::mpsc::channel::<Done>();
     let round_size = GAMES_PER_THREAD * threads;
     let mut batches_over = false;
-    let (mut reads_asked, mut reads_in_flight) = (0u64, 0usize);
-    let mut read: BTreeMap<u64, Arc<ReadBatch>> = BTreeMap::new();
-    let mut next_read = 0u64;
+    let mut reading = false;
     // The batches whose rounds are being cut, in order, with the next task.
     let mut open: VecDeque<(Arc<ReadBatch>, usize)> = VecDeque::new();
     let (mut rounds_asked, mut next_round) = (0u64, 0u64);
     let mut finished: BTreeMap<u64, Round> = BTreeMap::new();
     loop {
         // Read ahead one batch beyond the one being cut into rounds.
-        if !batches_over && reads_in_flight == 0 && read.len() + open.len() <= 1 {
+        if !batches_over && !reading && open.len() <= 1 {
             match batches.recv() {
                 Ok(batch) => {
-                    let n = reads_asked;
                     spawn_job(scope, &tx, move || {
-                        Done::Read(n, Arc::new(ReadBatch::read(batch, opts)))
+                        Done::Read(Arc::new(ReadBatch::read(batch, opts)))
                     });
-                    reads_asked += 1;
-                    reads_in_flight += 1;
+                    reading = true;
                 }
                 Err(_) => batches_over = true,
             }
-        }
-        // Batches read in order become open for rounds.
-        while let Some(batch) = read.remove(&next_read) {
-            open.push_back((batch, 0));
-            next_read += 1;
         }
         // Keep rounds in flight.
         while rounds_asked - next_round < ROUNDS_IN_FLIGHT as u64 {
@@ -311,17 +303,16 @@ fn pipelined<'s, E>(
             });
             rounds_asked += 1;
         }
-        if rounds_asked == next_round && reads_in_flight == 0 && open.is_empty() && read.is_empty()
-        {
+        if rounds_asked == next_round && !reading && open.is_empty() {
             if batches_over {
                 return Ok(());
             }
             continue;
         }
         match done.recv() {
-            Ok(Done::Read(n, batch)) => {
-                reads_in_flight -= 1;
-                read.insert(n, batch);
+            Ok(Done::Read(batch)) => {
+                reading = false;
+                open.push_back((batch, 0));
             }
             Ok(Done::Round(n, round)) => {
                 finished.insert(n, round);
