@@ -222,6 +222,57 @@ fn damaged_archives_are_reported_where_they_are_damaged_and_the_run_goes_on() {
     let _ = fs::remove_dir_all(&d);
 }
 
+/// A deflated zip entry is inflated where it is audited: an entry whose
+/// bytes do not match its declared CRC-32 is reported with that reason,
+/// the entries beside it are audited.
+#[test]
+fn a_zip_entry_that_fails_its_checksum_is_reported_alone() {
+    let d = scratch("arc-crc");
+    let (_, entries) = games();
+    let zip_path = d.join("crc.zip");
+    write_zip(&zip_path, &entries[..3], zip::CompressionMethod::Deflated);
+    let mut bytes = fs::read(&zip_path).unwrap();
+    patch_crc(&mut bytes, entries[1].0.as_bytes());
+    fs::write(&zip_path, &bytes).unwrap();
+    let (code, rows) = jsonl(&[zip_path.to_str().unwrap()]);
+    assert_eq!(code, 1, "an entry that cannot be unpacked is an error");
+    let rows: Vec<(String, String, String)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["file"].as_str().unwrap().to_string(),
+                r["status"].as_str().unwrap().to_string(),
+                r["error"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert!(rows[1].0.ends_with(&entries[1].0), "{rows:?}");
+    assert_eq!(rows[1].2, "cannot unpack the entry: Invalid checksum");
+    assert_eq!((rows[0].1.as_str(), rows[2].1.as_str()), ("ok", "ok"));
+    let _ = fs::remove_dir_all(&d);
+}
+
+/// Flips the declared CRC-32 of the zip entry named `name`, in its local
+/// header and in the central directory.
+fn patch_crc(zip: &mut [u8], name: &[u8]) {
+    let le = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]) as usize;
+    let mut patched = 0;
+    for at in 0..zip.len().saturating_sub(46) {
+        let (crc_at, len_at, name_at) = match &zip[at..at + 4] {
+            b"PK\x03\x04" => (at + 14, at + 26, at + 30),
+            b"PK\x01\x02" => (at + 16, at + 28, at + 46),
+            _ => continue,
+        };
+        let len = le(zip, len_at);
+        if zip.get(name_at..name_at + len) == Some(name) {
+            zip[crc_at] ^= 0xff;
+            patched += 1;
+        }
+    }
+    assert_eq!(patched, 2, "local header and central directory");
+}
+
 /// Sets the compression method of the zip entry named `name`, in its local
 /// header and in the central directory.
 fn patch_method(zip: &mut [u8], name: &[u8], method: u16) {

@@ -6,7 +6,10 @@
 //! are read in the archive's own order, straight from the archive (nothing is
 //! unpacked to disk), by a reader thread that hands them over through a bounded
 //! channel: at most 16 entries (`IN_FLIGHT`) and 64 MiB (`IN_FLIGHT_BYTES`, or
-//! one larger entry) wait in memory, whatever the size of the archive. Only entries named `*.sgf` (any letter case) are games; the
+//! one larger entry) wait in memory, whatever the size of the archive. A
+//! zip's deflated game entries are handed over as they lie in the archive
+//! ([`Source::Deflated`]) and inflated by the worker that audits them, so
+//! that inflating runs on every thread, not on the reader's alone. Only entries named `*.sgf` (any letter case) are games; the
 //! rest are skipped, as in a directory walk. A damaged archive or entry becomes
 //! an input that reports what is wrong and where, never a silent gap.
 
@@ -22,7 +25,9 @@ use std::collections::HashMap;
 mod sevenz;
 
 use super::error::{Action, InputError};
-use super::item::{inflate_cap, read_capped, Compression, Item, Source, MAX_RATIO, RATIO_FLOOR};
+use super::item::{
+    inflate_cap, read_capped, Compression, Deflated, Item, Source, MAX_RATIO, RATIO_FLOOR,
+};
 use crate::faults::{fault_injected, panic_message};
 
 /// Entries read ahead of the audit.
@@ -60,6 +65,7 @@ impl Budget {
 fn bytes_of(item: &Item) -> u64 {
     match &item.source {
         Source::Bytes(b) => b.len() as u64,
+        Source::Deflated(d) => d.raw.len() as u64,
         _ => 0,
     }
 }
@@ -329,6 +335,12 @@ fn read_zip<R: Read + io::Seek>(mut file: R, name: &str, out: &mut Sender) {
         return;
     }
     for i in 0..zip.len() {
+        if let Some((inner, source)) = deflated_game(&mut zip, i, out.max_entry) {
+            if !out.send(entry_name(name, &inner), source) {
+                return;
+            }
+            continue;
+        }
         let (inner, source) = match zip.by_index(i) {
             Ok(entry) => {
                 let inner = entry.name().to_string();
@@ -379,6 +391,37 @@ fn read_zip<R: Read + io::Seek>(mut file: R, name: &str, out: &mut Sender) {
     if out.sent == sent_before {
         out.send(name.into(), Source::Broken(InputError::NoGames));
     }
+}
+
+/// Entry `i` when it is a plain deflated game entry: its name and its
+/// deflate stream as it lies in the archive, copied, not inflated, so that
+/// the worker that audits it inflates it in parallel with the others. Any
+/// other entry (encrypted, stored, a directory or an archive, too large for
+/// its limits) is left to the reading in place.
+fn deflated_game<R: Read + io::Seek>(
+    zip: &mut zip::ZipArchive<R>,
+    i: usize,
+    max_entry: u64,
+) -> Option<(String, Source)> {
+    let raw = zip.by_index_raw(i).ok()?;
+    let plain = raw.compression() == zip::CompressionMethod::Deflated
+        && !raw.encrypted()
+        && !raw.is_dir()
+        && is_sgf_name(raw.name())
+        && raw.size() <= max_entry
+        && raw.compressed_size() <= max_entry
+        && raw.size() <= inflate_cap(raw.compressed_size());
+    if !plain {
+        return None;
+    }
+    let (inner, size, crc32) = (raw.name().to_string(), raw.size(), raw.crc32());
+    let compressed = raw.compressed_size();
+    let source = match read_capped(raw, compressed, compressed, Action::Read) {
+        Ok(raw) => Source::Deflated(Deflated { raw, size, crc32 }),
+        Err(InputError::Io(_, e)) => Source::Broken(InputError::Unpack(e)),
+        Err(e) => Source::Broken(e),
+    };
+    Some((inner, source))
 }
 
 /// The number of entries the zip's end-of-central-directory record declares

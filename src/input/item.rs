@@ -16,6 +16,10 @@ pub enum Source {
     Stdin,
     /// An entry already read out of an archive (`src/input/archive.rs`).
     Bytes(Vec<u8>),
+    /// A zip entry's deflate stream, read out of the archive but not yet
+    /// inflated: the worker that audits it inflates it, so the archive's
+    /// reader thread only copies bytes.
+    Deflated(Deflated),
     /// A game file compressed on its own (`.sgf.gz`, `.sgf.bz2`): gzip or
     /// bzip2, told by its first bytes.
     Compressed(PathBuf),
@@ -23,6 +27,37 @@ pub enum Source {
     Part(PathBuf, PartOf),
     /// The input cannot be read.
     Broken(InputError),
+}
+
+/// A zip entry's raw deflate stream with what its headers declare.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deflated {
+    pub raw: Vec<u8>,
+    /// The size the entry declares once inflated.
+    pub size: u64,
+    /// The CRC-32 of the inflated bytes the entry declares.
+    pub crc32: u32,
+}
+
+impl Deflated {
+    /// Inflates the entry: at most `limit` bytes, checked against the
+    /// declared CRC-32, as the zip reader checks an entry read in place.
+    fn inflate(&self, limit: u64) -> Result<Vec<u8>, InputError> {
+        if self.size > limit {
+            return Err(InputError::EntryTooLarge { limit });
+        }
+        let decoder = flate2::read::DeflateDecoder::new(self.raw.as_slice());
+        let bytes = match read_capped(decoder, self.size.min(RATIO_FLOOR), limit, Action::Read) {
+            Ok(bytes) => bytes,
+            Err(InputError::TooLarge { limit }) => return Err(InputError::EntryTooLarge { limit }),
+            Err(InputError::Io(_, e)) => return Err(InputError::Unpack(e)),
+            Err(e) => return Err(e),
+        };
+        if crc32fast::hash(&bytes) != self.crc32 {
+            return Err(InputError::Unpack("Invalid checksum".into()));
+        }
+        Ok(bytes)
+    }
 }
 
 /// One input to audit, with the name reports use for it.
@@ -39,6 +74,7 @@ impl Item {
             Source::File(_, size) => *size,
             Source::Compressed(p) => fs::metadata(p).map_or(0, |m| m.len()),
             Source::Bytes(b) => b.len() as u64,
+            Source::Deflated(d) => d.size,
             Source::Part(_, part) => part.len,
             _ => 0,
         }
@@ -77,6 +113,7 @@ impl Item {
             Source::Stdin => read_capped(io::stdin().lock(), 1 << 20, limit, Action::ReadStdin),
             Source::Bytes(b) if b.len() as u64 > limit => Err(InputError::TooLarge { limit }),
             Source::Bytes(b) => Ok(b.clone()),
+            Source::Deflated(d) => d.inflate(limit),
             Source::Broken(why) => Err(why.clone()),
         }
     }

@@ -15,7 +15,7 @@ mod walk;
 
 pub use error::{Action, InputError};
 pub use file_list::read_file_list;
-pub use item::{Item, Source};
+pub use item::{Deflated, Item, Source};
 pub use walk::Walk;
 
 /// The largest file or archive entry read by default (`--max-file-size`).
