@@ -135,7 +135,9 @@ fn audit(
     options: Vec<(String, String)>,
 ) -> PyResult<Tables3<'_>> {
     let o = options_checked(options, &paths)?;
-    let walk = Walk::new(paths).max_file_size(o.audit.max_file_size);
+    let walk = Walk::new(paths)
+        .max_file_size(o.audit.max_file_size)
+        .decoding_threads(o.jobs);
     let r = py.detach(|| run(walk, &o));
     into_python(py, r)
 }

@@ -48,6 +48,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let mut files_in = 0u64;
     let mut walk = match Walk::new(paths)
         .max_file_size(args.max_file_size)
+        .decoding_threads(jobs)
         .hidden(args.hidden)
         .ignore_files(!args.no_ignore)
         .globs(&args.globs)

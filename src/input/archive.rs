@@ -134,9 +134,9 @@ fn is_sgf_name(entry: &str) -> bool {
 }
 
 /// The game entries of the archive at `path` (named `name` in reports), read
-/// lazily on a thread of their own. The reader stops when the receiver is
-/// dropped.
-pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64) -> Entries {
+/// lazily on a thread of their own (a bzip2 stream decoded on `threads`
+/// more). The reader stops when the receiver is dropped.
+pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64, threads: usize) -> Entries {
     let (tx, rx) = sync_channel(IN_FLIGHT);
     let budget = Arc::new(Budget::default());
     let spawned = thread::Builder::new()
@@ -150,6 +150,7 @@ pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64) -> Entri
                     tx.send(item).is_ok()
                 };
                 let mut out = Sender::new(send, max_entry);
+                out.threads = threads;
                 // A panic in a reader or decoder must not end the archive in
                 // silence: the entries not reached get a row that says so.
                 let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -188,6 +189,8 @@ struct Sender {
     /// Hands an item on; false when nobody takes it any more.
     tx: Box<dyn FnMut(Item) -> bool>,
     max_entry: u64,
+    /// Threads that decode a bzip2 stream's blocks (one: the reader's own).
+    threads: usize,
     /// How often each entry name was sent.
     seen: HashMap<String, u32>,
     sent: usize,
@@ -201,6 +204,7 @@ impl Sender {
         Sender {
             tx: Box::new(tx),
             max_entry,
+            threads: 1,
             seen: HashMap::new(),
             sent: 0,
             depth: 0,
@@ -521,7 +525,7 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
         inner: file,
         read: std::rc::Rc::clone(&compressed),
     };
-    let reader = match compression.reader(counted) {
+    let reader = match compression.reader(counted, out.threads) {
         Ok(r) => r,
         Err(e) => {
             unreadable(out, name, InputError::ArchiveRead(e));

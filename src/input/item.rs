@@ -4,6 +4,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use super::bzip2_blocks::BlockDecoder;
 use super::error::{Action, InputError};
 use super::parts::PartOf;
 
@@ -199,10 +200,16 @@ impl Compression {
     }
 
     /// `r` read through its decompressor; concatenated streams are read to
-    /// the end, as `zcat`, `bzcat` and `xzcat` do.
-    pub(crate) fn reader<R: io::Read + 'static>(self, r: R) -> Result<Box<dyn io::Read>, String> {
+    /// the end, as `zcat`, `bzcat` and `xzcat` do. bzip2 is decoded on
+    /// `threads` threads of its own, block by block, when more than one.
+    pub(crate) fn reader<R: io::Read + 'static>(
+        self,
+        r: R,
+        threads: usize,
+    ) -> Result<Box<dyn io::Read>, String> {
         Ok(match self {
             Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(r)),
+            Compression::Bzip2 if threads > 1 => Box::new(BlockDecoder::new(r, threads)),
             Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(r)),
             Compression::Xz => {
                 let stream = liblzma::stream::Stream::new_stream_decoder(
@@ -241,7 +248,9 @@ fn read_compressed(p: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
             "neither gzip, bzip2 nor xz data (by its first bytes)".into(),
         ));
     }
-    let reader = compression.reader(file).map_err(InputError::Decompress)?;
+    let reader = compression
+        .reader(file, 1)
+        .map_err(InputError::Decompress)?;
     // Game records compress about fourfold: a first guess for the buffer.
     let guess = len.saturating_mul(4);
     // No game file inflates a hundredfold beyond a few megabytes; a bomb

@@ -7,6 +7,7 @@
 //! symlink loop, an unreadable directory) become items that report them.
 
 pub mod archive;
+pub mod bzip2_blocks;
 mod error;
 mod file_list;
 mod item;
@@ -67,7 +68,7 @@ pub fn named(name: &str, max_size: u64) -> Item {
             });
         if let Some((prefix, kind)) = archive {
             let entries =
-                archive::entries(PathBuf::from(prefix), prefix.to_string(), kind, max_size);
+                archive::entries(PathBuf::from(prefix), prefix.to_string(), kind, max_size, 1);
             return entries
                 .into_iter()
                 .find(|item| item.name == name)

@@ -128,6 +128,8 @@ pub struct Walk {
     active: HashSet<(u64, u64)>,
     /// Largest archive entry read (`--max-file-size`).
     max_entry: u64,
+    /// Threads that decode a compressed archive's blocks.
+    threads: usize,
     /// Items handed out so far.
     yielded: u64,
     /// The directory named on the command line being walked, and the count of
@@ -150,6 +152,7 @@ impl Walk {
             parts: None,
             active: HashSet::new(),
             max_entry: DEFAULT_MAX_FILE_SIZE,
+            threads: 1,
             yielded: 0,
             root_dir: None,
             root_path: PathBuf::new(),
@@ -266,6 +269,17 @@ impl Walk {
         b.build().ok()
     }
 
+    /// A `.tar.bz2` is decoded on `threads` threads (0: one per core)
+    /// besides the archive's reader, block by block when more than one: the
+    /// audit's own thread count, so that decoding keeps up with the workers.
+    pub fn decoding_threads(mut self, threads: usize) -> Walk {
+        self.threads = match threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        self
+    }
+
     /// Archive entries larger than `bytes` are not read (`--max-file-size`).
     pub fn max_file_size(mut self, bytes: u64) -> Walk {
         self.max_entry = bytes;
@@ -336,7 +350,13 @@ impl Walk {
 
     fn open_archive(&mut self, path: PathBuf, name: String) {
         if let Some(kind) = archive::kind_of(&path) {
-            self.archive = Some(archive::entries(path, name, kind, self.max_entry));
+            self.archive = Some(archive::entries(
+                path,
+                name,
+                kind,
+                self.max_entry,
+                self.threads,
+            ));
         }
     }
 
