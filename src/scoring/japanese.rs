@@ -140,6 +140,20 @@ impl Sim<'_> {
 
     /// Judges a fill of the empty point `p` by `c` (the board is left as it was).
     fn fill(&mut self, p: usize, c: Color) -> Fill {
+        // Two empty points beside `p` and no opponent stone: the filling
+        // string keeps two liberties and touches no string it could capture
+        // or put in atari. Most fills are so, and need no count.
+        let mut empty = 0;
+        let mut opponent = false;
+        for q in self.neighbours(p) {
+            match self.cell(q) {
+                None => empty += 1,
+                Some(x) => opponent |= x != c,
+            }
+        }
+        if empty >= 2 && !opponent {
+            return Fill::Safe;
+        }
         let before = self.state;
         self.set(p, Some(c));
         let verdict = self.judge_fill(p, c);
@@ -244,6 +258,13 @@ impl Sim<'_> {
         self.known_libs(t).count >= 2 && !theirs[..k].iter().any(|x| x.count == 0)
     }
 
+    /// How many stones of `c` are beside `p`.
+    fn stones_beside(&self, p: usize, c: Color) -> usize {
+        self.neighbours(p)
+            .filter(|&q| self.cell(q) == Some(c))
+            .count()
+    }
+
     fn colours_beside(&self, p: usize) -> [bool; 2] {
         let mut beside = [false; 2];
         for q in self.neighbours(p) {
@@ -297,7 +318,12 @@ pub(crate) fn settle(grid: &Grid, owner: &[Option<Color>], dame: &[bool]) -> Set
             let mut wanted = None;
             let mut wanting = 0;
             for c in COLOURS {
-                if sim.strings_beside(p, c).1 >= 2 && sim.fill(p, c) == Fill::Safe {
+                // Two strings beside `p` need two stones beside it, which
+                // are counted before the strings are.
+                if sim.stones_beside(p, c) >= 2
+                    && sim.strings_beside(p, c).1 >= 2
+                    && sim.fill(p, c) == Fill::Safe
+                {
                     wanted = Some(c);
                     wanting += 1;
                 }
