@@ -72,8 +72,6 @@ struct Piece {
     bits: Vec<Bits>,
     /// The CRC the block declares (the 32 bits after its magic).
     crc: u32,
-    /// Compressed bytes it takes, for the reader's count.
-    compressed: u64,
     /// The input ended before the block did.
     cut: bool,
 }
@@ -103,7 +101,6 @@ impl Piece {
             level: self.level,
             bits,
             crc: self.crc,
-            compressed: self.compressed + next.compressed,
             cut: next.cut,
         }
     }
@@ -358,7 +355,6 @@ impl<R: Read> Scanner<R> {
                 end: end - first * 8,
             }],
             crc,
-            compressed: last - first,
             cut,
         })))
     }
