@@ -255,44 +255,40 @@ fn a_zip_entry_that_fails_its_checksum_is_reported_alone() {
     let _ = fs::remove_dir_all(&d);
 }
 
+/// Where the zip entry named `name` has its headers: the local header's
+/// offset, then the central directory record's.
+fn entry_headers(zip: &[u8], name: &[u8]) -> (usize, usize) {
+    let le = |at: usize| u16::from_le_bytes([zip[at], zip[at + 1]]) as usize;
+    let (mut local, mut central) = (Vec::new(), Vec::new());
+    for at in 0..zip.len().saturating_sub(46) {
+        let (len_at, name_at, found) = match &zip[at..at + 4] {
+            b"PK\x03\x04" => (at + 26, at + 30, &mut local),
+            b"PK\x01\x02" => (at + 28, at + 46, &mut central),
+            _ => continue,
+        };
+        if zip.get(name_at..name_at + le(len_at)) == Some(name) {
+            found.push(at);
+        }
+    }
+    assert_eq!((local.len(), central.len()), (1, 1), "one header of each");
+    (local[0], central[0])
+}
+
 /// Flips the declared CRC-32 of the zip entry named `name`, in its local
 /// header and in the central directory.
 fn patch_crc(zip: &mut [u8], name: &[u8]) {
-    let le = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]) as usize;
-    let mut patched = 0;
-    for at in 0..zip.len().saturating_sub(46) {
-        let (crc_at, len_at, name_at) = match &zip[at..at + 4] {
-            b"PK\x03\x04" => (at + 14, at + 26, at + 30),
-            b"PK\x01\x02" => (at + 16, at + 28, at + 46),
-            _ => continue,
-        };
-        let len = le(zip, len_at);
-        if zip.get(name_at..name_at + len) == Some(name) {
-            zip[crc_at] ^= 0xff;
-            patched += 1;
-        }
-    }
-    assert_eq!(patched, 2, "local header and central directory");
+    let (local, central) = entry_headers(zip, name);
+    zip[local + 14] ^= 0xff;
+    zip[central + 16] ^= 0xff;
 }
 
 /// Sets the compression method of the zip entry named `name`, in its local
 /// header and in the central directory.
 fn patch_method(zip: &mut [u8], name: &[u8], method: u16) {
-    let le = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]) as usize;
-    let mut patched = 0;
-    for at in 0..zip.len().saturating_sub(46) {
-        let (method_at, len_at, name_at) = match &zip[at..at + 4] {
-            b"PK\x03\x04" => (at + 8, at + 26, at + 30),
-            b"PK\x01\x02" => (at + 10, at + 28, at + 46),
-            _ => continue,
-        };
-        let len = le(zip, len_at);
-        if zip.get(name_at..name_at + len) == Some(name) {
-            zip[method_at..method_at + 2].copy_from_slice(&method.to_le_bytes());
-            patched += 1;
-        }
+    let (local, central) = entry_headers(zip, name);
+    for at in [local + 8, central + 10] {
+        zip[at..at + 2].copy_from_slice(&method.to_le_bytes());
     }
-    assert_eq!(patched, 2, "local header and central directory");
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {
