@@ -59,21 +59,84 @@ impl Rng {
     }
 }
 
+/// What a string's head holds: the string's size, and its pseudo-liberties
+/// with their sum and sum of squares (one liberty, counted `libs` times, when
+/// `libs * sq == sum * sum`).
+#[derive(Clone, Copy, Default)]
+struct StringStats {
+    stones: u16,
+    libs: u16,
+    sum: u32,
+    sq: u64,
+}
+
+/// Room for every padded board: a 52x52 board takes 54 * 54 = 2,916 cells.
+const CAP: usize = 4096;
+
+/// A per-cell table. Its capacity is fixed and an index is masked to it, so
+/// the compiler proves every access in bounds and the playouts' hot loops
+/// carry no bounds check (about a tenth of a playout's instructions). A cell
+/// of a board is always below [`CAP`], so the mask never changes an index.
+#[derive(Clone)]
+struct Table<T>(Box<[T; CAP]>);
+
+impl<T: Copy> Table<T> {
+    fn new(x: T) -> Table<T> {
+        let cells: Box<[T]> = vec![x; CAP].into_boxed_slice();
+        match cells.try_into() {
+            Ok(cells) => Table(cells),
+            Err(_) => unreachable!("a vector of CAP cells fits an array of CAP"),
+        }
+    }
+
+    /// Copies the first `len` cells of `o`.
+    fn copy_prefix(&mut self, o: &Table<T>, len: usize) {
+        self.0[..len].copy_from_slice(&o.0[..len]);
+    }
+}
+
+impl<T> std::ops::Index<u16> for Table<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, i: u16) -> &T {
+        &self.0[usize::from(i) & (CAP - 1)]
+    }
+}
+
+impl<T> std::ops::IndexMut<u16> for Table<T> {
+    #[inline]
+    fn index_mut(&mut self, i: u16) -> &mut T {
+        &mut self.0[usize::from(i) & (CAP - 1)]
+    }
+}
+
+impl<T> std::ops::Index<usize> for Table<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, i: usize) -> &T {
+        &self.0[i & (CAP - 1)]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Table<T> {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.0[i & (CAP - 1)]
+    }
+}
+
 #[derive(Clone)]
 pub(crate) struct PlayoutBoard {
     n: usize,
     stride: usize,
-    cells: Vec<u8>,
-    head: Vec<u16>,
-    next: Vec<u16>,
-    stones: Vec<u16>,
-    /// Per string head: pseudo-liberties, their sum and sum of squares.
-    libs: Vec<u16>,
-    lib_sum: Vec<u32>,
-    lib_sq: Vec<u64>,
+    cells: Table<u8>,
+    head: Table<u16>,
+    next: Table<u16>,
+    /// Per string head: its size and pseudo-liberties.
+    strings: Table<StringStats>,
     /// Empty on-board cells, and each cell's index in that list.
     empties: Vec<u16>,
-    empty_at: Vec<u16>,
+    empty_at: Table<u16>,
     /// Cell forbidden by the simple ko rule for the next move (0: none).
     ko: u16,
     /// The middle point of a three-stone string the last move captured (0: none):
@@ -87,19 +150,16 @@ impl PlayoutBoard {
     pub fn from_position(p: &Grid, frozen: &[bool]) -> PlayoutBoard {
         let n = p.n;
         let stride = n + 2;
-        let size = stride * stride;
+        debug_assert!(stride * stride <= CAP, "board sizes stop at 52");
         let mut b = PlayoutBoard {
             n,
             stride,
-            cells: vec![BORDER; size],
-            head: vec![0; size],
-            next: vec![0; size],
-            stones: vec![0; size],
-            libs: vec![0; size],
-            lib_sum: vec![0; size],
-            lib_sq: vec![0; size],
+            cells: Table::new(BORDER),
+            head: Table::new(0),
+            next: Table::new(0),
+            strings: Table::new(StringStats::default()),
             empties: Vec::with_capacity(n * n),
-            empty_at: vec![0; size],
+            empty_at: Table::new(0),
             ko: 0,
             vital: 0,
         };
@@ -136,12 +196,19 @@ impl PlayoutBoard {
         [c - 1, c + 1, c - s, c + s]
     }
 
+    /// The cells at four points.
+    #[inline]
+    fn cells_at(&self, at: [u16; 4]) -> [u8; 4] {
+        let cell = |x: u16| self.cells[x];
+        [cell(at[0]), cell(at[1]), cell(at[2]), cell(at[3])]
+    }
+
     /// The stones of the string headed by `h`, following its circular list.
     fn stones_of(&self, h: u16) -> impl Iterator<Item = u16> + '_ {
         let mut at = Some(h);
         std::iter::from_fn(move || {
             let s = at?;
-            let next = self.next[usize::from(s)];
+            let next = self.next[s];
             at = (next != h).then_some(next);
             Some(s)
         })
@@ -149,43 +216,41 @@ impl PlayoutBoard {
 
     /// Copies another board of the same size into this one, keeping memory.
     pub fn copy_from(&mut self, o: &PlayoutBoard) {
-        self.cells.copy_from_slice(&o.cells);
-        self.head.copy_from_slice(&o.head);
-        self.next.copy_from_slice(&o.next);
-        self.stones.copy_from_slice(&o.stones);
-        self.libs.copy_from_slice(&o.libs);
-        self.lib_sum.copy_from_slice(&o.lib_sum);
-        self.lib_sq.copy_from_slice(&o.lib_sq);
+        let len = self.stride * self.stride;
+        self.cells.copy_prefix(&o.cells, len);
+        self.head.copy_prefix(&o.head, len);
+        self.next.copy_prefix(&o.next, len);
+        self.strings.copy_prefix(&o.strings, len);
         self.empties.clear();
         self.empties.extend_from_slice(&o.empties);
-        self.empty_at.copy_from_slice(&o.empty_at);
+        self.empty_at.copy_prefix(&o.empty_at, len);
         self.ko = o.ko;
         self.vital = o.vital;
     }
 
     #[inline]
     fn add_lib(&mut self, h: u16, lib: u16) {
-        let h = usize::from(h);
-        self.libs[h] += 1;
-        self.lib_sum[h] += u32::from(lib);
-        self.lib_sq[h] += u64::from(lib) * u64::from(lib);
+        let s = &mut self.strings[h];
+        s.libs += 1;
+        s.sum += u32::from(lib);
+        s.sq += u64::from(lib) * u64::from(lib);
     }
 
     #[inline]
     fn remove_lib(&mut self, h: u16, lib: u16) {
-        let h = usize::from(h);
-        self.libs[h] -= 1;
-        self.lib_sum[h] -= u32::from(lib);
-        self.lib_sq[h] -= u64::from(lib) * u64::from(lib);
+        let s = &mut self.strings[h];
+        s.libs -= 1;
+        s.sum -= u32::from(lib);
+        s.sq -= u64::from(lib) * u64::from(lib);
     }
 
     /// The single liberty of the string headed by `h`, if it has exactly one.
     #[inline]
     fn atari_lib(&self, h: u16) -> Option<u16> {
-        let h = usize::from(h);
-        let l = u64::from(self.libs[h]);
-        let s = u64::from(self.lib_sum[h]);
-        (l > 0 && l * self.lib_sq[h] == s * s).then(|| (s / l) as u16)
+        let st = &self.strings[h];
+        let l = u64::from(st.libs);
+        let s = u64::from(st.sum);
+        (l > 0 && l * st.sq == s * s).then(|| (s / l) as u16)
     }
 
     /// Places a stone (no captures, no legality): the building block of `play`.
@@ -197,26 +262,26 @@ impl PlayoutBoard {
         if self.empties.get(at) == Some(&c) {
             self.empties.swap_remove(at);
             if let Some(&moved) = self.empties.get(at) {
-                self.empty_at[usize::from(moved)] = at as u16;
+                self.empty_at[moved] = at as u16;
             }
         }
         self.head[ci] = c;
         self.next[ci] = c;
-        self.stones[ci] = 1;
-        self.libs[ci] = 0;
-        self.lib_sum[ci] = 0;
-        self.lib_sq[ci] = 0;
+        self.strings[ci] = StringStats {
+            stones: 1,
+            ..StringStats::default()
+        };
         for nb in self.nbrs(c) {
-            let w = self.cells[usize::from(nb)];
+            let w = self.cells[nb];
             if w == EMPTY {
                 self.add_lib(c, nb);
             } else if w != BORDER {
-                self.remove_lib(self.head[usize::from(nb)], c);
+                self.remove_lib(self.head[nb], c);
             }
         }
         for nb in self.nbrs(c) {
-            if self.cells[usize::from(nb)] == v {
-                let (a, b) = (self.head[ci], self.head[usize::from(nb)]);
+            if self.cells[nb] == v {
+                let (a, b) = (self.head[ci], self.head[nb]);
                 if a != b {
                     self.merge(a, b);
                 }
@@ -225,7 +290,7 @@ impl PlayoutBoard {
     }
 
     fn merge(&mut self, a: u16, b: u16) {
-        let (big, small) = if self.stones[usize::from(a)] >= self.stones[usize::from(b)] {
+        let (big, small) = if self.strings[a].stones >= self.strings[b].stones {
             (a, b)
         } else {
             (b, a)
@@ -233,22 +298,26 @@ impl PlayoutBoard {
         let (bi, si) = (usize::from(big), usize::from(small));
         let mut s = small;
         loop {
-            self.head[usize::from(s)] = big;
-            s = self.next[usize::from(s)];
+            self.head[s] = big;
+            s = self.next[s];
             if s == small {
                 break;
             }
         }
-        self.next.swap(bi, si);
-        self.stones[bi] += self.stones[si];
-        self.libs[bi] += self.libs[si];
-        self.lib_sum[bi] += self.lib_sum[si];
-        self.lib_sq[bi] += self.lib_sq[si];
+        let (nb, ns) = (self.next[bi], self.next[si]);
+        self.next[bi] = ns;
+        self.next[si] = nb;
+        let small = self.strings[si];
+        let b = &mut self.strings[bi];
+        b.stones += small.stones;
+        b.libs += small.libs;
+        b.sum += small.sum;
+        b.sq += small.sq;
     }
 
     /// Removes the string headed by `h`; returns how many stones it had.
     fn remove(&mut self, h: u16) -> u16 {
-        let count = self.stones[usize::from(h)];
+        let count = self.strings[h].stones;
         let mut s = h;
         loop {
             let si = usize::from(s);
@@ -264,12 +333,12 @@ impl PlayoutBoard {
         let mut s = h;
         loop {
             for nb in self.nbrs(s) {
-                let w = self.cells[usize::from(nb)];
+                let w = self.cells[nb];
                 if w != EMPTY && w != BORDER {
-                    self.add_lib(self.head[usize::from(nb)], s);
+                    self.add_lib(self.head[nb], s);
                 }
             }
-            s = self.next[usize::from(s)];
+            s = self.next[s];
             if s == h {
                 break;
             }
@@ -284,10 +353,10 @@ impl PlayoutBoard {
         let mut single = 0u16;
         self.vital = 0;
         for nb in self.nbrs(c) {
-            if self.cells[usize::from(nb)] == other(v) {
-                let h = self.head[usize::from(nb)];
-                if self.libs[usize::from(h)] == 0 {
-                    if self.stones[usize::from(h)] == 3 {
+            if self.cells[nb] == other(v) {
+                let h = self.head[nb];
+                if self.strings[h].libs == 0 {
+                    if self.strings[h].stones == 3 {
                         self.vital = self.middle_of_three(h);
                     }
                     let k = self.remove(h);
@@ -296,8 +365,8 @@ impl PlayoutBoard {
                 }
             }
         }
-        let h = usize::from(self.head[usize::from(c)]);
-        self.ko = if captured == 1 && self.stones[h] == 1 && self.libs[h] == 1 {
+        let h = usize::from(self.head[c]);
+        self.ko = if captured == 1 && self.strings[h].stones == 1 && self.strings[h].libs == 1 {
             single
         } else {
             0
@@ -307,8 +376,8 @@ impl PlayoutBoard {
     /// The stone of a three-stone string that touches the other two.
     fn middle_of_three(&self, h: u16) -> u16 {
         let a = h;
-        let b = self.next[usize::from(a)];
-        let c = self.next[usize::from(b)];
+        let b = self.next[a];
+        let c = self.next[b];
         let touches = |x: u16, y: u16| self.nbrs(x).contains(&y);
         if touches(a, b) && touches(a, c) {
             a
@@ -322,16 +391,20 @@ impl PlayoutBoard {
     /// An own eye of `v`: every neighbour is `v` or the edge, and the opponent
     /// holds fewer than two diagonal points (fewer than one at the edge).
     fn is_eye(&self, c: u16, v: u8) -> bool {
-        for nb in self.nbrs(c) {
-            let w = self.cells[usize::from(nb)];
-            if w != v && w != BORDER {
-                return false;
-            }
-        }
+        self.nbrs(c).iter().all(|&nb| {
+            let w = self.cells[nb];
+            w == v || w == BORDER
+        }) && self.diagonals_allow_eye(c, v)
+    }
+
+    /// The diagonal half of [`PlayoutBoard::is_eye`], for a point whose
+    /// neighbours are all `v` or the edge.
+    #[inline]
+    fn diagonals_allow_eye(&self, c: u16, v: u8) -> bool {
         let s = self.stride as u16;
         let (mut enemy, mut edge) = (0, 0);
         for d in [c - s - 1, c - s + 1, c + s - 1, c + s + 1] {
-            let w = self.cells[usize::from(d)];
+            let w = self.cells[d];
             if w == BORDER {
                 edge = 1;
             } else if w == other(v) {
@@ -346,6 +419,15 @@ impl PlayoutBoard {
     /// O(1): an own string next to `c` adds its liberties other than `c`, read off
     /// its liberty sums with `c`'s share taken out (none, exactly one, or more).
     fn after_move(&self, c: u16, v: u8) -> (u8, u8) {
+        let nbrs = self.nbrs(c);
+        let cells = self.cells_at(nbrs);
+        self.after_move_around(c, v, nbrs, cells)
+    }
+
+    /// [`PlayoutBoard::after_move`] with `c`'s neighbours and their cells
+    /// already read.
+    #[inline]
+    fn after_move_around(&self, c: u16, v: u8, nbrs: [u16; 4], cells: [u8; 4]) -> (u8, u8) {
         let mut found = [0u16; 2];
         let mut k = 0usize;
         let add = |l: u16, found: &mut [u16; 2], k: &mut usize| {
@@ -354,37 +436,38 @@ impl PlayoutBoard {
                 *k += 1;
             }
         };
+        let head = |x: usize| {
+            if cells[x] == v {
+                self.head[nbrs[x]]
+            } else {
+                0
+            }
+        };
+        let heads = [head(0), head(1), head(2), head(3)];
         let mut stones = 1u8;
-        let mut heads = [0u16; 4];
-        let mut nh = 0;
-        let nbrs = self.nbrs(c);
-        for nb in nbrs {
-            let w = self.cells[usize::from(nb)];
+        for x in 0..4 {
+            let (nb, w) = (nbrs[x], cells[x]);
             if w == EMPTY {
                 add(nb, &mut found, &mut k);
             } else if w == other(v) {
                 // A capture frees the captured stone next to `c`.
-                if self.atari_lib(self.head[usize::from(nb)]).is_some() {
+                if self.atari_lib(self.head[nb]).is_some() {
                     add(nb, &mut found, &mut k);
                 }
             } else if w == v {
-                let h = self.head[usize::from(nb)];
-                if heads[..nh].contains(&h) {
+                let h = heads[x];
+                if heads[..x].contains(&h) {
                     continue;
                 }
-                heads[nh] = h;
-                nh += 1;
                 let hi = usize::from(h);
-                stones = stones.saturating_add(self.stones[hi].min(255) as u8);
+                stones = stones.saturating_add(self.strings[hi].stones.min(255) as u8);
                 // `c` counts once per stone of the string next to it.
-                let share = nbrs
-                    .iter()
-                    .filter(|&&x| self.cells[usize::from(x)] == v && self.head[usize::from(x)] == h)
-                    .count() as u64;
+                let share = heads.iter().filter(|&&y| y == h).count() as u64;
                 let cc = u64::from(c);
-                let libs = u64::from(self.libs[hi]) - share;
-                let sum = u64::from(self.lib_sum[hi]) - share * cc;
-                let sq = self.lib_sq[hi] - share * cc * cc;
+                let st = &self.strings[hi];
+                let libs = u64::from(st.libs) - share;
+                let sum = u64::from(st.sum) - share * cc;
+                let sq = st.sq - share * cc * cc;
                 if libs == 0 {
                     continue;
                 }
@@ -406,22 +489,22 @@ impl PlayoutBoard {
         if c == self.ko {
             return false;
         }
+        let nbrs = self.nbrs(c);
+        let cells = self.cells_at(nbrs);
         // Fast path: two empty neighbours mean two liberties and no eye.
-        let empty = self
-            .nbrs(c)
-            .iter()
-            .filter(|&&nb| self.cells[usize::from(nb)] == EMPTY)
-            .count();
+        let empty = cells.iter().filter(|&&w| w == EMPTY).count();
         if empty >= 2 {
             return true;
         }
-        if empty == 0 && self.is_eye(c, v) {
+        // Every neighbour own or the edge: an eye, or a false eye that may not
+        // be filled into two liberties or fewer.
+        if empty == 0
+            && cells.iter().all(|&w| w == v || w == BORDER)
+            && (self.diagonals_allow_eye(c, v) || self.false_eye_fill_short_of_libs(c, v))
+        {
             return false;
         }
-        if empty == 0 && self.false_eye_fill_short_of_libs(c, v) {
-            return false;
-        }
-        let (libs, stones) = self.after_move(c, v);
+        let (libs, stones) = self.after_move_around(c, v, nbrs, cells);
         libs >= 2
             || (libs == 1
                 && (stones <= MAX_SACRIFICE || (stones <= NAKADE && self.inside_one_string(c, v))))
@@ -434,10 +517,10 @@ impl PlayoutBoard {
         let mut heads = [0u16; 4];
         let mut nh = 0;
         for nb in self.nbrs(c) {
-            match self.cells[usize::from(nb)] {
+            match self.cells[nb] {
                 BORDER => {}
                 w if w == v => {
-                    let h = self.head[usize::from(nb)];
+                    let h = self.head[nb];
                     if !heads[..nh].contains(&h) {
                         heads[nh] = h;
                         nh += 1;
@@ -450,7 +533,7 @@ impl PlayoutBoard {
         let mut k = 0;
         for &h in &heads[..nh] {
             for l in self.stones_of(h).flat_map(|s| self.nbrs(s)) {
-                if l != c && self.cells[usize::from(l)] == EMPTY && !libs[..k].contains(&l) {
+                if l != c && self.cells[l] == EMPTY && !libs[..k].contains(&l) {
                     libs[k] = l;
                     k += 1;
                     if k == 3 {
@@ -473,10 +556,10 @@ impl PlayoutBoard {
 
     /// Whether the string headed by `h` has an eye of its own at a liberty other than `c`.
     fn has_eye_besides(&self, h: u16, c: u16) -> bool {
-        let w = self.cells[usize::from(h)];
+        let w = self.cells[h];
         self.stones_of(h)
             .flat_map(|s| self.nbrs(s))
-            .any(|l| l != c && self.cells[usize::from(l)] == EMPTY && self.is_eye(l, w))
+            .any(|l| l != c && self.cells[l] == EMPTY && self.is_eye(l, w))
     }
 
     /// The head of the single opponent string that surrounds the string `v` would
@@ -484,8 +567,8 @@ impl PlayoutBoard {
     fn enclosing_string(&self, c: u16, v: u8) -> u16 {
         let mut enemy = 0u16;
         let one = |x: u16, enemy: &mut u16| {
-            if self.cells[usize::from(x)] == other(v) {
-                let h = self.head[usize::from(x)];
+            if self.cells[x] == other(v) {
+                let h = self.head[x];
                 if *enemy != 0 && *enemy != h {
                     return false;
                 }
@@ -497,8 +580,8 @@ impl PlayoutBoard {
             if !one(nb, &mut enemy) {
                 return 0;
             }
-            if self.cells[usize::from(nb)] == v {
-                let h = self.head[usize::from(nb)];
+            if self.cells[nb] == v {
+                let h = self.head[nb];
                 for x in self.stones_of(h).flat_map(|s| self.nbrs(s)) {
                     if !one(x, &mut enemy) {
                         return 0;
@@ -515,7 +598,7 @@ impl PlayoutBoard {
     /// the liberty gives room. A capture that would leave the capturing string in
     /// atari (to be retaken, with more) is played only when nothing better is found.
     fn tactical_move(&self, last: u16, v: u8) -> Option<u16> {
-        if last == 0 || self.cells[usize::from(last)] != other(v) {
+        if last == 0 || self.cells[last] != other(v) {
             return None;
         }
         let mut fallback = None;
@@ -527,18 +610,18 @@ impl PlayoutBoard {
             fallback.get_or_insert(l);
             None
         };
-        if let Some(l) = capture(self.head[usize::from(last)], &mut fallback) {
+        if let Some(l) = capture(self.head[last], &mut fallback) {
             return Some(l);
         }
         for nb in self.nbrs(last) {
-            if self.cells[usize::from(nb)] != v {
+            if self.cells[nb] != v {
                 continue;
             }
-            let h = self.head[usize::from(nb)];
+            let h = self.head[nb];
             let Some(l) = self.atari_lib(h) else { continue };
             for a in self.stones_of(h).flat_map(|s| self.nbrs(s)) {
-                if self.cells[usize::from(a)] == other(v) {
-                    if let Some(l) = capture(self.head[usize::from(a)], &mut fallback) {
+                if self.cells[a] == other(v) {
+                    if let Some(l) = capture(self.head[a], &mut fallback) {
                         return Some(l);
                     }
                 }
@@ -558,8 +641,7 @@ impl PlayoutBoard {
         }
         // Three stones were just captured: take the vital point of the eyespace.
         let vital = self.vital;
-        if vital != 0 && self.cells[usize::from(vital)] == EMPTY && self.after_move(vital, v).0 >= 1
-        {
+        if vital != 0 && self.cells[vital] == EMPTY && self.after_move(vital, v).0 >= 1 {
             return Some(vital);
         }
         if self.empties.is_empty() {
@@ -611,7 +693,7 @@ impl PlayoutBoard {
             EMPTY => {
                 let mut seen = 0u8;
                 for nb in self.nbrs(c as u16) {
-                    let x = self.cells[usize::from(nb)];
+                    let x = self.cells[nb];
                     if x == 1 || x == 2 {
                         seen |= x;
                     }
@@ -635,7 +717,7 @@ mod tests {
     /// Recomputes every string's liberty statistics and the empty list from the
     /// cells, and compares them with the incremental ones.
     fn check(b: &PlayoutBoard) {
-        let size = b.cells.len();
+        let size = b.stride * b.stride;
         let mut libs = vec![0u16; size];
         let mut sum = vec![0u32; size];
         let mut sq = vec![0u64; size];
@@ -654,33 +736,33 @@ mod tests {
             assert_eq!(b.cells[h], v, "head of {c} has another colour");
             stones[h] += 1;
             for nb in b.nbrs(c as u16) {
-                if b.cells[usize::from(nb)] == EMPTY {
+                if b.cells[nb] == EMPTY {
                     libs[h] += 1;
                     sum[h] += u32::from(nb);
                     sq[h] += u64::from(nb) * u64::from(nb);
                 }
-                if b.cells[usize::from(nb)] == v {
-                    assert_eq!(b.head[usize::from(nb)], b.head[c], "split string at {c}");
+                if b.cells[nb] == v {
+                    assert_eq!(b.head[nb], b.head[c], "split string at {c}");
                 }
             }
         }
         for c in 0..size {
             if b.cells[c] != EMPTY && b.cells[c] != BORDER && usize::from(b.head[c]) == c {
-                assert_eq!(b.stones[c], stones[c], "stones of {c}");
-                assert_eq!(b.libs[c], libs[c], "pseudo-liberties of {c}");
-                assert_eq!(b.lib_sum[c], sum[c]);
-                assert_eq!(b.lib_sq[c], sq[c]);
+                assert_eq!(b.strings[c].stones, stones[c], "stones of {c}");
+                assert_eq!(b.strings[c].libs, libs[c], "pseudo-liberties of {c}");
+                assert_eq!(b.strings[c].sum, sum[c]);
+                assert_eq!(b.strings[c].sq, sq[c]);
                 assert!(libs[c] > 0, "string at {c} left without liberties");
                 // The atari test agrees with a real liberty count.
                 let mut real: Vec<u16> = Vec::new();
                 let mut s = c as u16;
                 loop {
                     for nb in b.nbrs(s) {
-                        if b.cells[usize::from(nb)] == EMPTY && !real.contains(&nb) {
+                        if b.cells[nb] == EMPTY && !real.contains(&nb) {
                             real.push(nb);
                         }
                     }
-                    s = b.next[usize::from(s)];
+                    s = b.next[s];
                     if s == c as u16 {
                         break;
                     }
@@ -711,7 +793,7 @@ mod tests {
                 let b0 = PlayoutBoard::from_position(&p, &vec![false; n * n]);
                 for i in 0..n * n {
                     let c = b0.cell(i);
-                    if b0.cells[c] != EMPTY && b0.libs[usize::from(b0.head[c])] == 0 {
+                    if b0.cells[c] != EMPTY && b0.strings[b0.head[c]].libs == 0 {
                         p.cells[i] = None;
                     }
                 }
