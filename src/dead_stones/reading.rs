@@ -114,6 +114,17 @@ struct Reader {
     weak: Vec<u16>,
     tmp_stones: Vec<u16>,
     tmp_libs: Vec<u16>,
+    /// The lists of each search node (the chain's stones and liberties, the
+    /// moves to try), kept for the next node so the search allocates once.
+    spare: Vec<NodeLists>,
+}
+
+/// The lists one search node works with.
+#[derive(Default)]
+struct NodeLists {
+    stones: Vec<u16>,
+    libs: Vec<u16>,
+    moves: Vec<u16>,
 }
 
 /// The table's keys are Zobrist hashes already: they are their own hash.
@@ -176,6 +187,7 @@ impl Reader {
             weak: Vec::new(),
             tmp_stones: Vec::new(),
             tmp_libs: Vec::new(),
+            spare: Vec::new(),
         };
         r.find_eye_space();
         Some(r)
@@ -449,9 +461,30 @@ impl Reader {
         if self.cells[usize::from(self.anchor)] != self.owner {
             return Some(true);
         }
-        let (mut stones, mut libs) = (Vec::new(), Vec::new());
-        self.chain(self.anchor, &mut stones, &mut libs);
-        if self.two_eyes(&libs) || (mover != self.owner && libs.len() > ESCAPED) {
+        let mut lists = self.spare.pop().unwrap_or_default();
+        lists.stones.clear();
+        lists.libs.clear();
+        lists.moves.clear();
+        let r = self.captured_with(mover, ko, depth, &mut lists);
+        self.spare.push(lists);
+        r
+    }
+
+    /// [`Reader::captured`] with the node's lists.
+    fn captured_with(
+        &mut self,
+        mover: u8,
+        ko: u16,
+        depth: u32,
+        lists: &mut NodeLists,
+    ) -> Option<bool> {
+        let NodeLists {
+            stones,
+            libs,
+            moves,
+        } = lists;
+        self.chain(self.anchor, stones, libs);
+        if self.two_eyes(libs) || (mover != self.owner && libs.len() > ESCAPED) {
             return Some(false);
         }
         let key = self.hash
@@ -464,14 +497,13 @@ impl Reader {
         if depth >= MAX_DEPTH || self.nodes > self.limit {
             return None;
         }
-        let mut moves = Vec::with_capacity(MAX_CANDIDATES);
-        if !self.candidates(mover, &stones, &libs, &mut moves) {
+        if !self.candidates(mover, stones, libs, moves) {
             return None;
         }
         let attacking = mover != self.owner;
         let mut unknown = false;
         let mut result = None;
-        for &m in &moves {
+        for &m in moves.iter() {
             if m == ko {
                 continue;
             }
