@@ -127,10 +127,12 @@ const BATCH: u32 = 8;
 const MAX_PLAYOUTS: u32 = 128;
 const CLEAR_Z: f64 = 2.0;
 /// The playouts stop once they have played this many moves in all (checked after
-/// every pair, so each colour moves first as often): it bounds the time per game
-/// on big unsettled boards, where one playout can run to several hundred moves
-/// (about 400 ns a move with the policy's checks).
-const MOVE_BUDGET: u32 = 8_000;
+/// every pair, so each colour moves first as often): about [`MAX_PLAYOUTS`]
+/// playouts of a finished 19x19 game (about 130 moves each from its final
+/// position), so the budget cuts short only the longer playouts of big unsettled
+/// boards, where one can run to several hundred moves (about 250 ns a move with
+/// the policy's checks).
+const MOVE_BUDGET: u32 = 16_000;
 
 /// What the playouts say about each chain.
 struct Ownership {
