@@ -30,6 +30,7 @@ use crate::core::grid::Grid;
 /// The largest string a random move may leave in atari anywhere: a single stone
 /// thrown in to spoil an eye (larger ones would break sekis).
 const MAX_SACRIFICE: u8 = 1;
+const _: () = assert!(MAX_SACRIFICE >= 1, "a lone stone may be left in atari");
 /// A string of up to this many stones may be left in atari inside a single
 /// opponent string's eyespace: captured, it leaves a three-point eye that one
 /// move inside kills (a nakade).
@@ -503,6 +504,14 @@ impl PlayoutBoard {
             && (self.diagonals_allow_eye(c, v) || self.false_eye_fill_short_of_libs(c, v))
         {
             return false;
+        }
+        if !cells.contains(&v) {
+            // A lone stone: with an empty neighbour it has a liberty, and one
+            // liberty is allowed to a single stone (a sacrifice); with none it
+            // lives only by capturing.
+            return empty == 1
+                || (0..4)
+                    .any(|x| cells[x] == other(v) && self.atari_lib(self.head[nbrs[x]]).is_some());
         }
         let (libs, stones) = self.after_move_around(c, v, nbrs, cells);
         libs >= 2
