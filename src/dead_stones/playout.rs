@@ -256,19 +256,18 @@ impl PlayoutBoard {
 
     /// Places a stone (no captures, no legality): the building block of `play`.
     fn put(&mut self, c: u16, v: u8) {
-        let ci = usize::from(c);
-        self.cells[ci] = v;
+        self.cells[c] = v;
         // Swap-remove `c` from the list of empty cells (frozen cells are not in it).
-        let at = usize::from(self.empty_at[ci]);
+        let at = usize::from(self.empty_at[c]);
         if self.empties.get(at) == Some(&c) {
             self.empties.swap_remove(at);
             if let Some(&moved) = self.empties.get(at) {
                 self.empty_at[moved] = at as u16;
             }
         }
-        self.head[ci] = c;
-        self.next[ci] = c;
-        self.strings[ci] = StringStats {
+        self.head[c] = c;
+        self.next[c] = c;
+        self.strings[c] = StringStats {
             stones: 1,
             ..StringStats::default()
         };
@@ -282,7 +281,7 @@ impl PlayoutBoard {
         }
         for nb in self.nbrs(c) {
             if self.cells[nb] == v {
-                let (a, b) = (self.head[ci], self.head[nb]);
+                let (a, b) = (self.head[c], self.head[nb]);
                 if a != b {
                     self.merge(a, b);
                 }
@@ -296,7 +295,6 @@ impl PlayoutBoard {
         } else {
             (b, a)
         };
-        let (bi, si) = (usize::from(big), usize::from(small));
         let mut s = small;
         loop {
             self.head[s] = big;
@@ -305,15 +303,15 @@ impl PlayoutBoard {
                 break;
             }
         }
-        let (nb, ns) = (self.next[bi], self.next[si]);
-        self.next[bi] = ns;
-        self.next[si] = nb;
-        let small = self.strings[si];
-        let b = &mut self.strings[bi];
-        b.stones += small.stones;
-        b.libs += small.libs;
-        b.sum += small.sum;
-        b.sq += small.sq;
+        let (after_big, after_small) = (self.next[big], self.next[small]);
+        self.next[big] = after_small;
+        self.next[small] = after_big;
+        let absorbed = self.strings[small];
+        let b = &mut self.strings[big];
+        b.stones += absorbed.stones;
+        b.libs += absorbed.libs;
+        b.sum += absorbed.sum;
+        b.sq += absorbed.sq;
     }
 
     /// Removes the string headed by `h`; returns how many stones it had.
@@ -321,11 +319,10 @@ impl PlayoutBoard {
         let count = self.strings[h].stones;
         let mut s = h;
         loop {
-            let si = usize::from(s);
-            self.cells[si] = EMPTY;
-            self.empty_at[si] = self.empties.len() as u16;
+            self.cells[s] = EMPTY;
+            self.empty_at[s] = self.empties.len() as u16;
             self.empties.push(s);
-            s = self.next[si];
+            s = self.next[s];
             if s == h {
                 break;
             }
@@ -366,7 +363,7 @@ impl PlayoutBoard {
                 }
             }
         }
-        let h = usize::from(self.head[c]);
+        let h = self.head[c];
         self.ko = if captured == 1 && self.strings[h].stones == 1 && self.strings[h].libs == 1 {
             single
         } else {
@@ -460,12 +457,11 @@ impl PlayoutBoard {
                 if heads[..x].contains(&h) {
                     continue;
                 }
-                let hi = usize::from(h);
-                stones = stones.saturating_add(self.strings[hi].stones.min(255) as u8);
+                stones = stones.saturating_add(self.strings[h].stones.min(255) as u8);
                 // `c` counts once per stone of the string next to it.
                 let share = heads.iter().filter(|&&y| y == h).count() as u64;
                 let cc = u64::from(c);
-                let st = &self.strings[hi];
+                let st = &self.strings[h];
                 let libs = u64::from(st.libs) - share;
                 let sum = u64::from(st.sum) - share * cc;
                 let sq = st.sq - share * cc * cc;
