@@ -21,10 +21,16 @@
 //!    playouts that agree with that verdict: a stone that lived off a chain now
 //!    dead (a lone stone beside a lost capturing race) dies with it. This only
 //!    ever moves a chain towards death, and runs no new playout.
-//! 5. **Dead stones must leave the opponent's area**: a chain called dead whose
+//! 5. **Seki** (`seki.rs`): a chain called dead that reading did not prove
+//!    captured lives when, with the other dead stones off, the opponent fills
+//!    what it safely can and is left with a liberty it shares with the chain
+//!    that neither side can fill (each would be left in atari) and no
+//!    sacrifice there leaves the chain a killable eye: an eyeless seki, which
+//!    light playouts lose by filling or capturing at random.
+//! 6. **Dead stones must leave the opponent's area**: a chain called dead whose
 //!    points, with every dead stone off, lie in an area only its own colour
 //!    borders lives (a stone inside a dead group).
-//! 6. **Doubt is reported**: the chains still owned by their colour in 30-70% of
+//! 7. **Doubt is reported**: the chains still owned by their colour in 30-70% of
 //!    the playouts, and not settled by reading, are listed as uncertain, so a
 //!    reader knows which counts rest on a coin flip.
 //!
@@ -33,6 +39,7 @@
 
 mod playout;
 mod reading;
+mod seki;
 
 use crate::core::board::{Board, Color, Point};
 use crate::core::grid::{Grid, NONE};
@@ -369,6 +376,7 @@ pub fn estimate_seeded(board: &Board, first: FirstMove, salt: u64) -> Estimate {
             verdict[ch as usize] = Some(true);
         }
     }
+    alive_in_seki(&p, &chain, &mut dead, &mut verdict);
     alive_in_own_area(&p, &chain, &colors, &mut dead, &mut verdict);
     let mut out = Estimate::default();
     for (i, &ch) in chain.iter().enumerate() {
@@ -418,6 +426,48 @@ fn saved_by_ko(p: &Grid, chain: &[u32], dead: &[bool], at: usize) -> bool {
         }
     }
     owners > 0
+}
+
+/// Seki (`seki.rs`): a chain called dead that reading did not prove captured
+/// lives when, on the position without the other dead stones, it is in seki.
+/// Each chain is judged on that same position, so the order does not matter.
+fn alive_in_seki(p: &Grid, chain: &[u32], dead: &mut [bool], verdict: &mut [Option<bool>]) {
+    let candidate: Vec<bool> = (0..dead.len())
+        .map(|k| dead[k] && verdict[k] != Some(false))
+        .collect();
+    let mut stones: Vec<Vec<usize>> = vec![Vec::new(); dead.len()];
+    let mut cleared = p.clone();
+    for (i, &ch) in chain.iter().enumerate() {
+        if ch != NONE && dead[ch as usize] {
+            cleared.cells[i] = None;
+            if candidate[ch as usize] {
+                stones[ch as usize].push(i);
+            }
+        }
+    }
+    if stones.iter().all(Vec::is_empty) {
+        return;
+    }
+    let mut flood = crate::core::grid::Flood::new(p.cells.len());
+    let mut revived = Vec::new();
+    for (k, stones) in stones.iter().enumerate() {
+        let Some(&first) = stones.first() else {
+            continue;
+        };
+        for &i in stones {
+            cleared.cells[i] = p.cells[i];
+        }
+        if seki::in_seki(&mut cleared, first, &mut flood) {
+            revived.push(k);
+        }
+        for &i in stones {
+            cleared.cells[i] = None;
+        }
+    }
+    for k in revived {
+        dead[k] = false;
+        verdict[k] = Some(true);
+    }
 }
 
 /// Dead stones are taken off as the opponent's prisoners and their points

@@ -1,0 +1,350 @@
+//! Seki among the chains the playouts call dead.
+//!
+//! Light playouts misjudge a seki whose chains have no eye: a random move
+//! fills a shared liberty or captures into a shape the opponent then kills, so
+//! a chain that neither side can approach is lost in most playouts. This test
+//! decides such a chain by the definition of seki instead (Japanese rule 8 and
+//! its commentary: living stones that share liberties neither side can fill;
+//! AGA rule 12's seki). On the position with the estimate's other dead stones
+//! removed:
+//!
+//! 1. The opponent fills, one at a time, every liberty of the chain that
+//!    touches one of its stones and that it can fill safely: its string there
+//!    keeps two liberties (an approach from outside), or the fill captures the
+//!    chain (then the chain is dead: no seki).
+//! 2. What the opponent cannot fill is a **shared liberty** when the fill
+//!    would leave its string in atari, captures nothing, and every string of
+//!    the opponent's that it joins has all its liberties among the chain's: a
+//!    string short of liberties that cannot gain any but by capturing the
+//!    chain. The chain can then never be captured: filling that liberty gives
+//!    the chain a capture first.
+//! 3. The chain lives in seki when it keeps at least two liberties and at
+//!    least one of them is shared; its other liberties are its own eye points,
+//!    which the opponent cannot fill without filling the shared one too.
+//!
+//! The test is conservative where the chain could simply capture: when a
+//! string of the opponent's beside it is in atari, or when a fill would
+//! capture another chain, it answers no and the playouts' verdict stands.
+
+use crate::core::board::Color;
+use crate::core::grid::{Flood, Grid};
+
+/// Whether the chain of stones at `start` in `g` (a position without the
+/// estimate's other dead stones) lives in seki. `g` is used as scratch and
+/// restored before returning.
+pub(super) fn in_seki(g: &mut Grid, start: usize, flood: &mut Flood) -> bool {
+    let Some(c) = g.cells[start] else {
+        return false;
+    };
+    let e = c.opponent();
+    let mut placed = Vec::new();
+    let verdict = settle(g, start, c, e, flood, &mut placed);
+    for p in placed {
+        g.cells[p] = None;
+    }
+    verdict
+}
+
+/// Steps 1 to 3 of the module's test; the opponent's fills are left in
+/// `placed` for the caller to take back.
+fn settle(
+    g: &mut Grid,
+    start: usize,
+    c: Color,
+    e: Color,
+    flood: &mut Flood,
+    placed: &mut Vec<usize>,
+) -> bool {
+    let (stones, mut libs) = chain_and_liberties(g, start);
+    if libs.len() < 2 {
+        return false;
+    }
+    // A string of the opponent's in atari beside the chain: the chain's owner
+    // captures it, which is no seki to judge here.
+    let mut seen = vec![false; g.cells.len()];
+    for &s in &stones {
+        for j in g.neighbours(s) {
+            if g.cells[j] != Some(e) || seen[j] {
+                continue;
+            }
+            if flood.liberties(g, j).count < 2 {
+                return false;
+            }
+            for &t in &flood.string {
+                seen[t] = true;
+            }
+        }
+    }
+    // Step 1: the safe fills, pass after pass until none is left (a fill can
+    // make another safe by joining strings).
+    loop {
+        let mut filled = false;
+        for &l in &libs {
+            if !g.neighbours(l).any(|j| g.cells[j] == Some(e)) {
+                continue; // an eye point of the chain
+            }
+            g.cells[l] = Some(e);
+            // A fill that captures ends the test: it captures the chain (no
+            // seki) or another string (a fight that is not a plain seki).
+            if g.neighbours(l)
+                .any(|j| g.cells[j] == Some(c) && flood.liberties(g, j).count == 0)
+            {
+                g.cells[l] = None;
+                return false;
+            }
+            if flood.liberties(g, l).count >= 2 {
+                placed.push(l);
+                filled = true;
+            } else {
+                g.cells[l] = None;
+            }
+        }
+        if !filled {
+            break;
+        }
+        libs = chain_and_liberties(g, start).1;
+        if libs.len() < 2 {
+            return false;
+        }
+    }
+    // Steps 2 and 3: what is left beside the opponent's stones.
+    let mut is_lib = vec![false; g.cells.len()];
+    for &l in &libs {
+        is_lib[l] = true;
+    }
+    let mut shared = false;
+    for &l in &libs {
+        if !g.neighbours(l).any(|j| g.cells[j] == Some(e)) {
+            continue;
+        }
+        g.cells[l] = Some(e);
+        let theirs = flood.liberties(g, l);
+        let sacrificed = std::mem::take(&mut flood.string);
+        // The chain's owner cannot fill it either: the chain would be left in
+        // atari (else it could attack the short string).
+        g.cells[l] = Some(c);
+        let own_fill = flood.liberties(g, l).count;
+        g.cells[l] = None;
+        if theirs.count == 1 && sacrifice_kills(g, &is_lib, &sacrificed, theirs.first, e) {
+            return false; // the opponent approaches there and kills
+        }
+        // The opponent's strings this fill would join each have every
+        // liberty among the chain's: they cannot gain one but by capturing.
+        let enclosed = g.neighbours(l).all(|j| {
+            g.cells[j] != Some(e) || chain_and_liberties(g, j).1.iter().all(|&t| is_lib[t])
+        });
+        shared |= enclosed && own_fill < 2;
+    }
+    shared
+}
+
+/// Whether the opponent can approach by a sacrifice: the stones `sacrificed`
+/// (its string joined by the fill), captured by the chain at `capture` (their
+/// last liberty), leave the chain one eye space that a move inside kills
+/// ([`killable`]) and no eye point elsewhere.
+fn sacrifice_kills(
+    g: &Grid,
+    is_lib: &[bool],
+    sacrificed: &[usize],
+    capture: usize,
+    e: Color,
+) -> bool {
+    if sacrificed.len() > MAX_KILLABLE {
+        return false; // the eye space only grows from there
+    }
+    // The eye space after the capture: the captured points and the chain's
+    // eye points (liberties beside no opponent stone) joined to them.
+    let eye_point = |p: usize| {
+        p != capture
+            && is_lib[p]
+            && !g
+                .neighbours(p)
+                .any(|j| g.cells[j] == Some(e) && !sacrificed.contains(&j))
+    };
+    let mut space: Vec<usize> = sacrificed.to_vec();
+    let mut k = 0;
+    while k < space.len() {
+        let i = space[k];
+        k += 1;
+        for j in g.neighbours(i) {
+            if !space.contains(&j) && eye_point(j) {
+                space.push(j);
+            }
+        }
+    }
+    let elsewhere = (0..is_lib.len()).any(|p| !space.contains(&p) && eye_point(p));
+    !elsewhere && killable(g, &space)
+}
+
+/// The largest eye space [`killable`] names.
+const MAX_KILLABLE: usize = 5;
+
+/// The eye spaces the opponent kills by playing inside: up to three points,
+/// the square four, the pyramid four, the bent four whose bend is a corner
+/// point (dead under Japanese rules, a ko under the others: no seki either
+/// way), the bulky five and the crossed five.
+fn killable(g: &Grid, space: &[usize]) -> bool {
+    let degree = |i: usize| g.neighbours(i).filter(|j| space.contains(j)).count();
+    let square = || {
+        space.iter().any(|&i| {
+            let n = g.n;
+            let (x, y) = (i % n, i / n);
+            x + 1 < n && y + 1 < n && [i + 1, i + n, i + n + 1].iter().all(|j| space.contains(j))
+        })
+    };
+    let corner = |i: usize| {
+        let (x, y, last) = (i % g.n, i / g.n, g.n - 1);
+        (x == 0 || x == last) && (y == 0 || y == last)
+    };
+    match space.len() {
+        0..=3 => true,
+        4 => {
+            square()
+                || space.iter().any(|&i| degree(i) == 3)
+                || space.iter().any(|&i| corner(i) && degree(i) == 2)
+        }
+        MAX_KILLABLE => square() || space.iter().any(|&i| degree(i) == 4),
+        _ => false,
+    }
+}
+
+/// The stones of the chain at `start` and its liberties, in the order found.
+fn chain_and_liberties(g: &Grid, start: usize) -> (Vec<usize>, Vec<usize>) {
+    let color = g.cells[start];
+    let mut seen = vec![false; g.cells.len()];
+    seen[start] = true;
+    let mut stones = vec![start];
+    let mut libs = Vec::new();
+    let mut k = 0;
+    while k < stones.len() {
+        let i = stones[k];
+        k += 1;
+        for j in g.neighbours(i) {
+            if seen[j] {
+                continue;
+            }
+            if g.cells[j].is_none() {
+                seen[j] = true;
+                libs.push(j);
+            } else if g.cells[j] == color {
+                seen[j] = true;
+                stones.push(j);
+            }
+        }
+    }
+    (stones, libs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::board::Board;
+
+    /// Whether the chain at (x, y) of `rows` is in seki.
+    fn seki_at(rows: &[&str], x: usize, y: usize) -> bool {
+        let mut g = Grid::from_board(&Board::from_rows(rows));
+        let before = g.clone();
+        let mut flood = Flood::new(g.cells.len());
+        let at = y * g.n + x;
+        let answer = in_seki(&mut g, at, &mut flood);
+        assert_eq!(g, before, "the position is restored");
+        answer
+    }
+
+    #[test]
+    fn an_eyeless_seki_lives() {
+        // White's ring has no eye; its two liberties are Black's three
+        // stones' only ones. White filling either is self-atari; Black
+        // filling one makes a straight four that White captures and lives
+        // in. Neither side can approach: seki.
+        let rows = [
+            ".XXXXXXX.", //
+            "XXXXXXXXX", //
+            "XOOOOOOOX", //
+            "XO.XXX.OX", //
+            "XOOOOOOOX", //
+            "XXXXXXXXX", //
+            "XX.XXX.XX", //
+            "XXXXXXXXX", //
+            ".XXXXXXX.", //
+        ];
+        assert!(seki_at(&rows, 1, 2));
+    }
+
+    #[test]
+    fn a_sacrifice_that_leaves_a_nakade_kills() {
+        // The same ring around two stones: Black throws in at one liberty,
+        // White captures three stones and is left a straight three, which
+        // Black kills by playing its middle point.
+        let rows = [
+            ".XXXXXXX.", //
+            "XXXXXXXXX", //
+            "XOOOOOOOX", //
+            "XO.XX.OOX", //
+            "XOOOOOOOX", //
+            "XXXXXXXXX", //
+            "XX.XXX.XX", //
+            "XXXXXXXXX", //
+            ".XXXXXXX.", //
+        ];
+        assert!(!seki_at(&rows, 1, 2));
+    }
+
+    #[test]
+    fn a_bent_four_in_the_corner_is_no_seki() {
+        // Black's three stones on the edge share White's two liberties.
+        // Black's throw-in at the edge point ti makes the bent four whose
+        // bend is the corner: White's capture leaves the shape Japanese
+        // rules call dead (and the other rules a ko).
+        let rows = [
+            "XXXXXOXXX", //
+            "XXXXXO.O.", //
+            "XXXXXOOOO", //
+            "XXXXXXXXX", //
+            "X.XXXXX.X", //
+            "XXXXXXXXX", //
+            "XXX.XXXXX", //
+            "XXXXXXXXX", //
+            "X.XXXX.XX", //
+        ];
+        assert!(!seki_at(&rows, 5, 0));
+    }
+
+    #[test]
+    fn a_chain_the_opponent_can_fill_around_is_dead() {
+        // A White stone inside Black's area: Black fills its liberties
+        // safely and captures it.
+        let rows = [
+            ".XXXXXXX.", //
+            "XX.....XX", //
+            "X...O...X", //
+            "X.......X", //
+            "XXXXXXXXX", //
+            "XX.XXX.XX", //
+            "XXXXXXXXX", //
+            "XXXXXXXXX", //
+            ".XXXXXXX.", //
+        ];
+        assert!(!seki_at(&rows, 4, 2));
+    }
+
+    #[test]
+    fn a_chain_that_can_fill_a_shared_liberty_races_instead() {
+        // White has an eye on the edge besides the two liberties it shares
+        // with Black's three stones: filling one leaves White two liberties,
+        // so White attacks them (one eye against none). That race, not a
+        // seki, decides, and the playouts' verdict stands.
+        let rows = [
+            "O.OOOOOOX", //
+            "OOOOOOOOX", //
+            "O.XXX.OOX", //
+            "OOOOOOOOX", //
+            "XXXXXXXXX", //
+            "XX.XXX.XX", //
+            "XXXXXXXXX", //
+            "X.XXXXX.X", //
+            "XXXXXXXXX", //
+        ];
+        assert!(!seki_at(&rows, 0, 0));
+    }
+}
