@@ -17,7 +17,11 @@
 //!    the opponent's that it joins has all its liberties among the chain's: a
 //!    string short of liberties that cannot gain any but by capturing the
 //!    chain. The chain can then never be captured: filling that liberty gives
-//!    the chain a capture first.
+//!    the chain a capture first. The exception is a sacrifice: when the
+//!    stones the chain would capture there, with its eye points beside them,
+//!    leave it only an eye space the opponent kills by playing inside (three
+//!    points or fewer, the square, pyramid or corner bent four, the bulky or
+//!    crossed five), the opponent approaches there and the chain is dead.
 //! 3. The chain lives in seki when it keeps at least two liberties and at
 //!    least one of them is shared; its other liberties are its own eye points,
 //!    which the opponent cannot fill without filling the shared one too.
