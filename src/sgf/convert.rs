@@ -403,7 +403,7 @@ pub struct Converter {
 }
 
 /// A komi no board could give (100 points or more) written by a server that
-/// scales it: Fox writes KM[750] for 7.5 points, and KM[375] for 3.75 stones
+/// scales it: Fox writes `KM[750]` for 7.5 points, and `KM[375]` for 3.75 stones
 /// (Chinese 子, two points each) = 7.5 points. A quarter point cannot be a komi in
 /// points, so a scaled value with a quarter fraction is read as stones.
 fn rescaled_komi(k: f64) -> Option<(f64, &'static str)> {
@@ -421,8 +421,8 @@ fn rescaled_komi(k: f64) -> Option<(f64, &'static str)> {
     }
 }
 
-/// Whether the record was written by the Fox server's client (AP[foxwq], or
-/// AP[YuanYu] in older downloads).
+/// Whether the record was written by the Fox server's client (`AP[foxwq]`, or
+/// `AP[YuanYu]` in older downloads).
 fn written_by_fox(info: &GameInfo) -> bool {
     info.application.as_deref().is_some_and(|a| {
         let a = a.to_ascii_lowercase();
