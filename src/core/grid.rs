@@ -137,13 +137,15 @@ pub(crate) struct Flood {
     pub string: Vec<usize>,
 }
 
-/// A string's liberties, counted up to two.
+/// A string's liberties, counted up to three.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Liberties {
-    /// 0, 1 or 2 (two or more).
+    /// 0, 1, 2 or 3 (three or more).
     pub count: u8,
     /// The first liberty found (the only one when `count == 1`).
     pub first: usize,
+    /// The second liberty found (the other one when `count == 2`).
+    pub second: usize,
     /// The smallest point of the string: an identity for deduplication.
     pub id: usize,
 }
@@ -170,13 +172,14 @@ impl Flood {
     }
 
     /// Fills the string of stones at `start` (into [`Flood::string`]) and
-    /// counts its liberties, up to two.
+    /// counts its liberties, up to three.
     pub fn liberties(&mut self, grid: &Grid, start: usize) -> Liberties {
         let e = self.next_epoch();
         let color = grid.cells[start];
         let mut out = Liberties {
             count: 0,
             first: usize::MAX,
+            second: usize::MAX,
             id: start,
         };
         self.seen[start] = e;
@@ -190,10 +193,12 @@ impl Flood {
                 match grid.cells[j] {
                     None if self.lib_seen[j] != e => {
                         self.lib_seen[j] = e;
-                        if out.count == 0 {
-                            out.first = j;
+                        match out.count {
+                            0 => out.first = j,
+                            1 => out.second = j,
+                            _ => {}
                         }
-                        out.count = out.count.saturating_add(1).min(2);
+                        out.count = out.count.saturating_add(1).min(3);
                     }
                     Some(_) if grid.cells[j] == color && self.seen[j] != e => {
                         self.seen[j] = e;
@@ -223,5 +228,11 @@ mod tests {
         let mut f = Flood::new(g.cells.len());
         let l = f.liberties(&g, 0);
         assert_eq!((l.count, f.string.len()), (2, 3));
+        let mut found = [l.first, l.second];
+        found.sort_unstable();
+        assert_eq!(found, [2, 5]);
+        // The bottom row's empty points and C3 are White's four liberties,
+        // counted as "three or more".
+        assert_eq!(f.liberties(&g, 3).count, 3);
     }
 }

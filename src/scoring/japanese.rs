@@ -49,6 +49,17 @@ enum Fill {
     Kills,
 }
 
+/// [`Sim::state`] of the position being settled.
+const SETTLING: u64 = 1;
+
+/// A placeholder for a string not yet counted.
+const NO_LIBERTIES: Liberties = Liberties {
+    count: 0,
+    first: 0,
+    second: 0,
+    id: 0,
+};
+
 /// What the settlement decided for one final position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Settlement {
@@ -65,14 +76,20 @@ struct Sim<'a> {
     /// stones, dame and regions that touch no stone).
     owner: &'a [Option<Color>],
     flood: Flood,
-    /// Which position the board holds: every change makes a new one, and a
-    /// change taken back (a fill only judged) returns to the one before.
+    /// Which position the board holds. The position being settled is
+    /// [`SETTLING`], also after the stones placed for good ([`Sim::keep`]
+    /// marks the counts of the strings they touch as stale); a stone placed
+    /// only to judge it makes a new one, and taking it back returns to the
+    /// one before.
     state: u64,
     next_state: u64,
     /// Per point: a string's liberties and the position they were counted
     /// in. The same strings are asked about again and again while the
     /// neutral points around them are judged.
     known: Vec<(u64, Liberties)>,
+    /// Per string identity ([`Liberties::id`]): its count in [`SETTLING`]
+    /// no longer holds, a stone was kept beside it.
+    stale: Vec<bool>,
 }
 
 impl Sim<'_> {
@@ -84,10 +101,36 @@ impl Sim<'_> {
         self.grid.cells[i]
     }
 
-    fn set(&mut self, i: usize, c: Option<Color>) {
-        self.grid.cells[i] = c;
+    /// Places a stone of `c` at `i` to judge it: [`Sim::take_back`] removes it.
+    fn try_place(&mut self, i: usize, c: Color) {
+        self.grid.cells[i] = Some(c);
         self.state = self.next_state;
         self.next_state += 1;
+    }
+
+    /// Places a stone of `c` at `p` for good (it captures nothing). Only
+    /// the strings beside `p` change: their counts are marked stale (counted
+    /// again when next asked for), and what was counted of the others holds.
+    fn keep(&mut self, p: usize, c: Color) {
+        debug_assert_eq!(self.state, SETTLING, "no stone is kept on a trial");
+        self.grid.cells[p] = Some(c);
+        for q in self.beside(p) {
+            if q != usize::MAX && self.cell(q).is_some() {
+                let (state, l) = self.known[q];
+                if state == SETTLING {
+                    self.stale[l.id] = true;
+                }
+            }
+        }
+    }
+
+    /// The points beside `p`, padded with `usize::MAX`.
+    fn beside(&self, p: usize) -> [usize; 4] {
+        let mut out = [usize::MAX; 4];
+        for (slot, q) in out.iter_mut().zip(self.grid.neighbours(p)) {
+            *slot = q;
+        }
+        out
     }
 
     /// Takes back the stone at `i` placed since position `before`: the board
@@ -97,10 +140,13 @@ impl Sim<'_> {
         self.state = before;
     }
 
-    /// The liberties of the string at `start` (a stone), up to two; its
+    /// The liberties of the string at `start` (a stone), up to three; its
     /// stones are left in `self.flood.string`.
     fn libs(&mut self, start: usize) -> Liberties {
         let l = self.flood.liberties(&self.grid, start);
+        if self.state == SETTLING {
+            self.stale[l.id] = false;
+        }
         for &i in &self.flood.string {
             self.known[i] = (self.state, l);
         }
@@ -111,24 +157,19 @@ impl Sim<'_> {
     /// and position.
     fn known_libs(&mut self, start: usize) -> Liberties {
         match self.known[start] {
-            (state, l) if state == self.state => l,
+            (state, l) if state == self.state && !(state == SETTLING && self.stale[l.id]) => l,
             _ => self.libs(start),
         }
     }
 
     /// The distinct strings of `c` beside point `p` (up to four).
     fn strings_beside(&mut self, p: usize, c: Color) -> ([Liberties; 4], usize) {
-        let mut found = [Liberties {
-            count: 0,
-            first: 0,
-            id: 0,
-        }; 4];
+        let mut found = [NO_LIBERTIES; 4];
         let mut k = 0;
-        let beside: Vec<usize> = self
-            .neighbours(p)
-            .filter(|&q| self.cell(q) == Some(c))
-            .collect();
-        for q in beside {
+        for q in self.beside(p) {
+            if q == usize::MAX || self.cell(q) != Some(c) {
+                continue;
+            }
             let l = self.known_libs(q);
             if !found[..k].iter().any(|f| f.id == l.id) {
                 found[k] = l;
@@ -154,29 +195,27 @@ impl Sim<'_> {
         if empty >= 2 && !opponent {
             return Fill::Safe;
         }
-        let before = self.state;
-        self.set(p, Some(c));
-        let verdict = self.judge_fill(p, c);
-        self.take_back(p, before);
-        verdict
-    }
-
-    fn judge_fill(&mut self, p: usize, c: Color) -> Fill {
+        // The rest is judged from the strings beside `p` as they stand: a
+        // stone at `p` takes the liberty `p` from each of them.
         let opp = c.opponent();
         let (theirs, k) = self.strings_beside(p, opp);
-        if theirs[..k].iter().any(|l| l.count == 0) {
+        if theirs[..k].iter().any(|l| l.count == 1) {
             return Fill::Captures;
         }
-        if self.known_libs(p).count < 2 {
+        if self.liberties_after(p, c) < 2 {
             return Fill::SelfAtari;
         }
         for l in &theirs[..k] {
-            if l.count == 1 && self.owner[l.first] == Some(opp) {
+            if l.count != 2 {
+                continue;
+            }
+            let t = if l.first == p { l.second } else { l.first };
+            if self.owner[t] == Some(opp) {
                 // The opponent's only answer is to fill its own eye.
-                let t = l.first;
                 let before = self.state;
-                let saved = self.place_keeping_two_liberties(t, opp);
-                self.take_back(t, before);
+                self.try_place(p, c);
+                let saved = self.keeps_two_liberties(t, opp);
+                self.take_back(p, before);
                 if !saved {
                     return Fill::Kills;
                 }
@@ -185,23 +224,59 @@ impl Sim<'_> {
         Fill::Safe
     }
 
+    /// The liberties, up to two, of the string a stone of `c` at the empty
+    /// point `p` would make: the empty points beside `p` and the other
+    /// liberties of the strings of `c` it joins.
+    fn liberties_after(&mut self, p: usize, c: Color) -> u8 {
+        let mut found = [usize::MAX; 2];
+        let mut n = 0;
+        let add = |x: usize, found: &mut [usize; 2], n: &mut usize| {
+            if x != p && !found[..*n].contains(&x) {
+                found[*n] = x;
+                *n += 1;
+            }
+            *n >= 2
+        };
+        for q in self.beside(p) {
+            if q == usize::MAX {
+                continue;
+            }
+            match self.cell(q) {
+                None => {
+                    if add(q, &mut found, &mut n) {
+                        return 2;
+                    }
+                }
+                Some(x) if x == c => {
+                    let l = self.known_libs(q);
+                    if l.count >= 3 {
+                        return 2;
+                    }
+                    for lib in [l.first, l.second].into_iter().take(usize::from(l.count)) {
+                        if add(lib, &mut found, &mut n) {
+                            return 2;
+                        }
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        n as u8
+    }
+
     /// The strings of `c` left in atari are protected where their owner can:
     /// the last liberty is filled when that leaves two liberties and captures
     /// nothing. Territory points filled so are recorded in `to_fill`.
     fn protect(&mut self, c: Color, to_fill: &mut Vec<usize>) {
         let points = self.grid.cells.len();
-        let mut scanned = vec![false; points];
         'again: loop {
-            scanned.fill(false);
             for q in 0..points {
-                if self.cell(q) != Some(c) || scanned[q] {
+                if self.cell(q) != Some(c) {
                     continue;
                 }
-                let l = self.libs(q);
-                for &i in &self.flood.string {
-                    scanned[i] = true;
-                }
-                if l.count != 1 {
+                // Each string once, at its smallest point (met first).
+                let l = self.known_libs(q);
+                if l.id != q || l.count != 1 {
                     continue;
                 }
                 if self.protect_at(l.first, c, to_fill) {
@@ -232,30 +307,27 @@ impl Sim<'_> {
         }
     }
 
-    /// Places a stone of `c` at `t`, the last liberty of a string of `c`:
-    /// kept when the string then has two liberties or more and nothing is
-    /// captured (a territory point filled so is recorded in `to_fill`),
-    /// taken back otherwise. Whether it was kept.
+    /// Places a stone of `c` at `t`, the last liberty of a string of `c`,
+    /// when the string then has two liberties or more and nothing is
+    /// captured (a territory point filled so is recorded in `to_fill`).
+    /// Whether it was placed.
     fn protect_at(&mut self, t: usize, c: Color, to_fill: &mut Vec<usize>) -> bool {
-        let before = self.state;
-        if self.place_keeping_two_liberties(t, c) {
-            if self.owner[t].is_some() {
-                to_fill.push(t);
-            }
-            true
-        } else {
-            self.take_back(t, before);
-            false
+        if !self.keeps_two_liberties(t, c) {
+            return false;
         }
+        self.keep(t, c);
+        if self.owner[t].is_some() {
+            to_fill.push(t);
+        }
+        true
     }
 
-    /// Places a stone of `c` at `t` and says whether its string has two
-    /// liberties or more and no string beside it was left without liberties
-    /// (a capture). The stone stays placed either way.
-    fn place_keeping_two_liberties(&mut self, t: usize, c: Color) -> bool {
-        self.set(t, Some(c));
+    /// Whether a stone of `c` at the empty point `t` would leave its string
+    /// two liberties or more and capture nothing (no string of the opponent
+    /// beside `t` has `t` as its last liberty).
+    fn keeps_two_liberties(&mut self, t: usize, c: Color) -> bool {
         let (theirs, k) = self.strings_beside(t, c.opponent());
-        self.known_libs(t).count >= 2 && !theirs[..k].iter().any(|x| x.count == 0)
+        !theirs[..k].iter().any(|x| x.count == 1) && self.liberties_after(t, c) >= 2
     }
 
     /// How many stones of `c` are beside `p`.
@@ -285,19 +357,10 @@ pub(crate) fn settle(grid: &Grid, owner: &[Option<Color>], dame: &[bool]) -> Set
         grid: grid.clone(),
         owner,
         flood: Flood::new(points),
-        state: 1,
-        next_state: 2,
-        known: vec![
-            (
-                0,
-                Liberties {
-                    count: 0,
-                    first: 0,
-                    id: 0
-                }
-            );
-            points
-        ],
+        state: SETTLING,
+        next_state: SETTLING + 1,
+        known: vec![(0, NO_LIBERTIES); points],
+        stale: vec![false; points],
     };
     let order: Vec<usize> = (0..points).filter(|&i| dame[i]).collect();
     let mut to_fill = Vec::new();
@@ -329,7 +392,7 @@ pub(crate) fn settle(grid: &Grid, owner: &[Option<Color>], dame: &[bool]) -> Set
                 }
             }
             if let (Some(c), 1) = (wanted, wanting) {
-                sim.set(p, Some(c));
+                sim.keep(p, c);
                 changed = true;
                 sim.protect_beside(c.opponent(), p, &mut to_fill);
             }
@@ -346,7 +409,7 @@ pub(crate) fn settle(grid: &Grid, owner: &[Option<Color>], dame: &[bool]) -> Set
             let beside = sim.colours_beside(p);
             for c in COLOURS {
                 if beside[c.index()] && sim.fill(p, c) == Fill::Safe {
-                    sim.set(p, Some(c));
+                    sim.keep(p, c);
                     changed = true;
                     sim.protect_beside(c.opponent(), p, &mut to_fill);
                     break;
@@ -387,15 +450,11 @@ pub(crate) fn settle(grid: &Grid, owner: &[Option<Color>], dame: &[bool]) -> Set
     // A string left in atari on its own eye cannot be saved: its eye is no
     // eye point but the liberty of a seki, as the ko points of a double-ko seki
     // are (commentary P), and every string beside that point is in seki.
-    let mut scanned = vec![false; points];
     for q in 0..points {
         let Some(c) = sim.cell(q) else { continue };
-        if scanned[q] {
-            continue;
-        }
-        let l = sim.libs(q);
-        for &i in &sim.flood.string {
-            scanned[i] = true;
+        let l = sim.known_libs(q);
+        if l.id != q {
+            continue; // a string is judged at its smallest point
         }
         if l.count == 1 && sim.owner[l.first] == Some(c) {
             mark_string(&mut sim, q, &mut seki);
