@@ -319,6 +319,99 @@ fn explain_shows_the_ko_retake() {
     assert!(err.contains("no move 11"), "{err}");
 }
 
+/// The verdict line of `ruleset` in an `explain --move` output.
+fn verdict_line<'a>(out: &'a str, ruleset: &str) -> &'a str {
+    out.lines()
+        .find(|l| l.trim_start().starts_with(ruleset))
+        .unwrap_or_else(|| panic!("no {ruleset} verdict in {out}"))
+}
+
+/// `explain` takes `check`'s rule options. In `ko-natural-vs-situational.sgf`
+/// White retakes a ko at once (move 12) after passing at move 10, so the
+/// position it recreates was made by its pass: the AGA commentary's natural
+/// situational superko allows it, plain situational superko and basic ko
+/// (Japanese rule 6, the Swedish ko rule) forbid it.
+#[test]
+fn explain_judges_a_move_with_the_rule_options_given() {
+    let file = "corpus/rules/ko-natural-vs-situational.sgf";
+    let (code, out, err) = run(&["explain", file, "--move", "12"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(verdict_line(&out, "aga").ends_with("legal"), "{out}");
+    assert!(verdict_line(&out, "japanese").contains("ko (Japanese rule 6; error)"));
+    let (code, out, err) = run(&[
+        "explain",
+        file,
+        "--move",
+        "12",
+        "--aga-superko",
+        "situational",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        verdict_line(&out, "aga").contains("ko (AGA rule 6; error)"),
+        "{out}"
+    );
+    // A lowered severity shows in the verdict; a finding left out of the report
+    // leaves the verdict, and says it is not reported.
+    let (_, out, _) = run(&[
+        "explain",
+        file,
+        "--move",
+        "12",
+        "--severity",
+        "R404=warning",
+    ]);
+    assert!(
+        verdict_line(&out, "swedish").contains("; warning)"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["explain", file, "--move", "12", "--ignore", "R404"]);
+    assert!(
+        verdict_line(&out, "swedish").contains("ko (the Swedish ko rule; not reported"),
+        "{out}"
+    );
+    assert!(!out.contains("R404"), "{out}");
+}
+
+/// `explain` takes `check`'s scoring options. The same record ends without two
+/// passes, so it is not scored unless asked. Counted by hand with no stone dead:
+/// Black has A9, C5, D6, D4, B1 and one White stone captured; White has D5,
+/// E6, F5, E4, one Black stone captured, and the empty E5 inside its stones,
+/// which topological territory (AGA, Swedish) counts for White. Every other
+/// empty point touches both colours. White's D5 is in atari on E5 (a ko), so
+/// under Japanese rule 8 E5 is a point White must fill, no territory.
+/// AGA: White passed once, a pass stone for Black: B 0 + 1 + 1 = 2, W 1 + 1 = 2.
+/// Area: B 5 stones, W 4 stones + 1 point = 5. Japanese: B 1, W 1. Komi 6.5:
+/// W+6.5 under each.
+#[test]
+fn explain_scores_a_position_with_the_scoring_options_given() {
+    let file = "corpus/rules/ko-natural-vs-situational.sgf";
+    let (code, out, err) = run(&["explain", file]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("not scored: unfinished"), "{out}");
+    let (code, out, err) = run(&["explain", file, "--score", "all", "--dead-stones", "none"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("dead stones (none)"), "{out}");
+    assert!(out.contains("\n  5 · · ● ○ f ○ · · · 5\n"), "{out}");
+    let count = |name: &str| {
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no {name} count in {out}"));
+        line.split_whitespace().collect::<Vec<_>>()
+    };
+    for (name, black, white) in [
+        ("aga", "2", "2"),
+        ("aga_area", "5", "5"),
+        ("japanese", "1", "1"),
+        ("swedish", "2", "2"),
+        ("chinese", "5", "5"),
+    ] {
+        let f = count(name);
+        assert_eq!((f[3], f[5], f[8]), (black, white, "W+6.5"), "{name}: {f:?}");
+    }
+}
+
 /// `ko-immediate.sgf` holds one error, the ko retake R404 (see
 /// `explain_shows_the_ko_retake`): lowered to info, it no longer fails the
 /// run and is counted as info; a level or code that does not exist is a

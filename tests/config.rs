@@ -114,6 +114,50 @@ fn overrides_change_the_selection_of_matching_paths() {
     }
 }
 
+/// `explain` reads the configuration `check` reads, for the settings that
+/// decide what an audit finds (the others, such as `format` and `jobs`, are
+/// `check`'s alone), so it shows a game as `check` judged it. The record:
+/// White retakes a ko at move 12, recreating a position made by its own pass;
+/// AGA natural situational superko allows it, plain situational superko
+/// forbids it (`corpus/rules/ko-natural-vs-situational.sgf`).
+#[test]
+fn explain_reads_the_settings_check_reads() {
+    let dir = scratch("config-explain");
+    std::fs::create_dir_all(dir.join("games/positions")).unwrap();
+    let ko = root().join("corpus/rules/ko-natural-vs-situational.sgf");
+    std::fs::copy(&ko, dir.join("games/ko.sgf")).unwrap();
+    std::fs::copy(&ko, dir.join("games/positions/ko.sgf")).unwrap();
+    std::fs::write(
+        dir.join("sgfaudit.toml"),
+        "format = \"jsonl\"\njobs = 1\naga-superko = \"situational\"\nseverity = [\"R404=warning\"]\n\
+         [[overrides]]\npaths = [\"**/positions/**\"]\nignore = [\"R404\"]\n",
+    )
+    .unwrap();
+    let aga = |out: &str| {
+        out.lines()
+            .find(|l| l.trim_start().starts_with("aga "))
+            .unwrap_or_else(|| panic!("no aga verdict in {out}"))
+            .to_string()
+    };
+    let explain = |args: &[&str]| {
+        let mut all = vec!["explain", "--move", "12"];
+        all.extend_from_slice(args);
+        let (code, out, err) = run_in(&dir, &all);
+        assert_eq!(code, 0, "{err}");
+        aga(&out)
+    };
+    assert!(explain(&["games/ko.sgf"]).contains("ko (AGA rule 6; warning)"));
+    assert!(explain(&["games/positions/ko.sgf"]).contains("not reported"));
+    assert!(explain(&["games/ko.sgf", "--no-config"]).ends_with("legal"));
+    assert!(explain(&["games/ko.sgf", "--aga-superko", "natural"]).ends_with("legal"));
+    // check, in the same place, judges the move the same way.
+    let (_, out, err) = run_in(&dir, &["check", "games/ko.sgf", "-q"]);
+    let row: serde_json::Value =
+        serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out} {err}"));
+    assert_eq!(row["rulesets"]["aga"]["illegal"][0]["move"], 12, "{row}");
+    assert_eq!(row["findings"][0]["severity"], "warning", "{row}");
+}
+
 #[test]
 fn a_bad_configuration_names_file_line_and_key() {
     let cases = [

@@ -35,7 +35,7 @@ pub enum Command {
     Rules(RulesArgs),
     /// One game in the terminal: a move with the position before and after it
     /// and each ruleset's verdict, or the final position with its counts.
-    Explain(ExplainArgs),
+    Explain(Box<ExplainArgs>),
 }
 
 #[derive(clap::Args)]
@@ -52,6 +52,35 @@ pub struct ExplainArgs {
     /// position with its marks) as SVG to this file.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub audit: AuditArgs,
+    /// Read the settings from FILE instead of the sgfaudit.toml (or
+    /// .sgfaudit.toml, or pyproject.toml's [tool.sgfaudit]) found in the
+    /// current directory or its parents.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+    /// Use no configuration file.
+    #[arg(long)]
+    pub no_config: bool,
+    /// The configuration's per-path overrides (set after parsing).
+    #[arg(skip)]
+    pub overrides: Vec<PathOverride>,
+}
+
+impl ExplainArgs {
+    /// The selection for this game's file: the run's, changed by the
+    /// configuration's overrides whose paths match it.
+    pub fn selection(&self) -> Selection {
+        select_for(&self.overrides, self.audit.selection(), &self.file)
+    }
+}
+
+/// `base` changed by the `overrides` whose paths match `path` (in order).
+fn select_for(overrides: &[PathOverride], base: Selection, path: &str) -> Selection {
+    overrides
+        .iter()
+        .filter(|o| o.globs.is_match(path))
+        .fold(base, |s, o| o.apply(&s))
 }
 
 #[derive(clap::Args)]
@@ -128,6 +157,105 @@ pub enum DeadStonesArg {
     None,
 }
 
+/// The settings that decide what an audit finds, how it is reported and how
+/// games are scored: `check` and `explain` share them (and the configuration
+/// file's values for them), so `explain` shows a game as `check` judged it.
+#[derive(clap::Args)]
+pub struct AuditArgs {
+    /// Report only the findings whose code starts with one of these
+    /// (comma-separated: `R4,C601`).
+    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    pub select: Vec<String>,
+    /// Leave out the findings whose code starts with one of these.
+    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    pub ignore: Vec<String>,
+    /// Give the findings whose code starts with CODE this severity
+    /// (comma-separated, repeatable: `R405=warning,A5=info`; the last that
+    /// matches wins). Every output and the exit status follow.
+    #[arg(long, value_name = "CODE=LEVEL", value_delimiter = ',', value_parser = options::parse_severity_override)]
+    pub severity: Vec<SeverityOverride>,
+    /// AGA repetition rule: the commentary's natural situational superko, or the
+    /// plain situational superko other engines use.
+    #[arg(long, value_enum, default_value = "natural")]
+    pub aga_superko: AgaSuperkoArg,
+    /// Swedish rules do not mention suicide: allow it (literal reading) or forbid it.
+    #[arg(long, value_enum, default_value = "allow")]
+    pub swedish_suicide: SwedishSuicideArg,
+    /// How to read the same colour moving twice: auto (omitted pass in records
+    /// written by software, wrong turn otherwise), always omitted-pass, or always
+    /// wrong-turn.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub same_colour: SameColourArg,
+    /// Dead stones for scoring finished games: TB/TW markup when present, else
+    /// estimated (auto); markup only; always estimated; or none.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub dead_stones: DeadStonesArg,
+    /// Check every TB/TW markup's dead stones against an estimate, and report
+    /// the markups it disputes (C606, with the count it would give). Costs an
+    /// estimate per marked-up game.
+    #[arg(long)]
+    pub check_markup: bool,
+    /// Which games to score: finished ones, or every game's last position.
+    #[arg(long, value_enum, default_value = "finished")]
+    pub score: ScoreArg,
+    /// Komi for scoring: `record` (KM, else the ruleset's own), `rules`, or a number.
+    #[arg(long, value_parser = options::parse_komi, default_value = "record")]
+    pub komi: KomiMode,
+    /// Files, standard input and archive entries larger than this are not read
+    /// (an error row says so): bytes, or with a K, M or G suffix.
+    #[arg(long, value_name = "SIZE", value_parser = options::parse_size, default_value = "256M")]
+    pub max_file_size: u64,
+}
+
+impl AuditArgs {
+    /// The audit the options ask for.
+    pub fn audit_options(&self, pictures: bool) -> AuditOptions {
+        AuditOptions {
+            rules: RuleOptions {
+                aga_superko: match self.aga_superko {
+                    AgaSuperkoArg::Natural => AgaSuperko::Natural,
+                    AgaSuperkoArg::Situational => AgaSuperko::Situational,
+                },
+                swedish_suicide: match self.swedish_suicide {
+                    SwedishSuicideArg::Allow => SwedishSuicide::Allowed,
+                    SwedishSuicideArg::Forbid => SwedishSuicide::Forbidden,
+                },
+                same_colour: match self.same_colour {
+                    SameColourArg::Auto => SameColour::Auto,
+                    SameColourArg::OmittedPass => SameColour::OmittedPass,
+                    SameColourArg::WrongTurn => SameColour::WrongTurn,
+                },
+            },
+            scoring: ScoringOptions {
+                dead_stones: match self.dead_stones {
+                    DeadStonesArg::Auto => DeadStonesMode::Auto,
+                    DeadStonesArg::Markup => DeadStonesMode::Markup,
+                    DeadStonesArg::Estimate => DeadStonesMode::Estimate,
+                    DeadStonesArg::None => DeadStonesMode::None,
+                },
+                komi: self.komi,
+                score: match self.score {
+                    ScoreArg::Finished => ScoreMode::Finished,
+                    ScoreArg::All => ScoreMode::All,
+                },
+                check_markup: self.check_markup,
+            },
+            max_file_size: self.max_file_size,
+            pictures,
+        }
+    }
+
+    /// Which findings every output keeps (`--select`, `--ignore`), and at
+    /// what severity (`--severity`).
+    pub fn selection(&self) -> Selection {
+        Selection {
+            select: self.select.clone(),
+            ignore: self.ignore.clone(),
+            severity: self.severity.clone(),
+        }
+    }
+}
+
 #[derive(clap::Args)]
 pub struct CheckArgs {
     /// SGF files, directories (searched recursively for *.sgf in any letter
@@ -175,49 +303,9 @@ pub struct CheckArgs {
     /// Exit with status 0 whatever was found (usage errors still give 2).
     #[arg(long)]
     pub exit_zero: bool,
-    /// Report only the findings whose code starts with one of these
-    /// (comma-separated: `R4,C601`).
-    #[arg(long, value_name = "CODES", value_delimiter = ',')]
-    pub select: Vec<String>,
-    /// Leave out the findings whose code starts with one of these.
-    #[arg(long, value_name = "CODES", value_delimiter = ',')]
-    pub ignore: Vec<String>,
-    /// Give the findings whose code starts with CODE this severity
-    /// (comma-separated, repeatable: `R405=warning,A5=info`; the last that
-    /// matches wins). Every output and the exit status follow.
-    #[arg(long, value_name = "CODE=LEVEL", value_delimiter = ',', value_parser = options::parse_severity_override)]
-    pub severity: Vec<SeverityOverride>,
-    /// AGA repetition rule: the commentary's natural situational superko, or the
-    /// plain situational superko other engines use.
-    #[arg(long, value_enum, default_value = "natural")]
-    pub aga_superko: AgaSuperkoArg,
-    /// Swedish rules do not mention suicide: allow it (literal reading) or forbid it.
-    #[arg(long, value_enum, default_value = "allow")]
-    pub swedish_suicide: SwedishSuicideArg,
-    /// How to read the same colour moving twice: auto (omitted pass in records
-    /// written by software, wrong turn otherwise), always omitted-pass, or always
-    /// wrong-turn.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub same_colour: SameColourArg,
-    /// Dead stones for scoring finished games: TB/TW markup when present, else
-    /// estimated (auto); markup only; always estimated; or none.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub dead_stones: DeadStonesArg,
-    /// Check every TB/TW markup's dead stones against an estimate, and report
-    /// the markups it disputes (C606, with the count it would give). Costs an
-    /// estimate per marked-up game.
-    #[arg(long)]
-    pub check_markup: bool,
-    /// Which games to score: finished ones, or every game's last position.
-    #[arg(long, value_enum, default_value = "finished")]
-    pub score: ScoreArg,
-    /// Komi for scoring: `record` (KM, else the ruleset's own), `rules`, or a number.
-    #[arg(long, value_parser = options::parse_komi, default_value = "record")]
-    pub komi: KomiMode,
-    /// Files, standard input and archive entries larger than this are not read
-    /// (an error row says so): bytes, or with a K, M or G suffix.
-    #[arg(long, value_name = "SIZE", value_parser = options::parse_size, default_value = "256M")]
-    pub max_file_size: u64,
+    // What an audit finds and how it scores: shared with `explain`.
+    #[command(flatten)]
+    pub audit: AuditArgs,
     /// Read the settings from FILE instead of the sgfaudit.toml (or
     /// .sgfaudit.toml, or pyproject.toml's [tool.sgfaudit]) found in the
     /// current directory or its parents.
@@ -235,60 +323,10 @@ pub struct CheckArgs {
 }
 
 impl CheckArgs {
-    /// The audit the options ask for.
-    pub fn audit_options(&self) -> AuditOptions {
-        AuditOptions {
-            rules: RuleOptions {
-                aga_superko: match self.aga_superko {
-                    AgaSuperkoArg::Natural => AgaSuperko::Natural,
-                    AgaSuperkoArg::Situational => AgaSuperko::Situational,
-                },
-                swedish_suicide: match self.swedish_suicide {
-                    SwedishSuicideArg::Allow => SwedishSuicide::Allowed,
-                    SwedishSuicideArg::Forbid => SwedishSuicide::Forbidden,
-                },
-                same_colour: match self.same_colour {
-                    SameColourArg::Auto => SameColour::Auto,
-                    SameColourArg::OmittedPass => SameColour::OmittedPass,
-                    SameColourArg::WrongTurn => SameColour::WrongTurn,
-                },
-            },
-            scoring: ScoringOptions {
-                dead_stones: match self.dead_stones {
-                    DeadStonesArg::Auto => DeadStonesMode::Auto,
-                    DeadStonesArg::Markup => DeadStonesMode::Markup,
-                    DeadStonesArg::Estimate => DeadStonesMode::Estimate,
-                    DeadStonesArg::None => DeadStonesMode::None,
-                },
-                komi: self.komi,
-                score: match self.score {
-                    ScoreArg::Finished => ScoreMode::Finished,
-                    ScoreArg::All => ScoreMode::All,
-                },
-                check_markup: self.check_markup,
-            },
-            max_file_size: self.max_file_size,
-            pictures: self.out.is_some() || self.html.is_some(),
-        }
-    }
-
-    /// Which findings every output keeps (`--select`, `--ignore`), and at
-    /// what severity (`--severity`).
-    pub fn selection(&self) -> Selection {
-        Selection {
-            select: self.select.clone(),
-            ignore: self.ignore.clone(),
-            severity: self.severity.clone(),
-        }
-    }
-
     /// The selection for one file: the run's, changed by the configuration's
     /// overrides whose paths match it (in order).
     pub fn selection_for(&self, base: &Selection, path: &str) -> Selection {
-        self.overrides
-            .iter()
-            .filter(|o| o.globs.is_match(path))
-            .fold(base.clone(), |s, o| o.apply(&s))
+        select_for(&self.overrides, base.clone(), path)
     }
 
     /// The severity at which findings make the exit status 1 (`None`: never).

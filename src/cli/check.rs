@@ -32,7 +32,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let opts = args.audit_options();
+    let opts = args
+        .audit
+        .audit_options(args.out.is_some() || args.html.is_some());
     let mut reporters = match reporters(&args) {
         Ok(r) => r,
         Err(code) => return code,
@@ -42,12 +44,12 @@ pub fn run(args: CheckArgs) -> ExitCode {
     // Without a handler (none could be set), Ctrl-C still stops the process.
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
 
-    let selection = args.selection();
+    let selection = args.audit.selection();
     let mut file_selection: Option<(String, sgfaudit::options::Selection)> = None;
     let mut summary = Summary::default();
     let mut files_in = 0u64;
     let mut walk = match Walk::new(paths)
-        .max_file_size(args.max_file_size)
+        .max_file_size(args.audit.max_file_size)
         .decoding_threads(jobs)
         .hidden(args.hidden)
         .ignore_files(!args.no_ignore)

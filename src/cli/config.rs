@@ -2,7 +2,8 @@
 //! `pyproject.toml`), found in the current directory or the nearest parent
 //! that has one. Its keys are `check`'s long flags (`dead-stones = "markup"`,
 //! `select = ["R4"]`, `check-markup = true`); a flag given on the command
-//! line wins over the file. `[[overrides]]` tables change the selection of
+//! line wins over the file. `explain` takes the settings it shares with
+//! `check` (the audit's rules, scoring and selection) from the same file. `[[overrides]]` tables change the selection of
 //! findings for the files whose path matches their `paths` globs.
 //!
 //! The file's settings become arguments placed before the command line's,
@@ -331,15 +332,28 @@ fn load_overrides(
 }
 
 /// The command line with the file's settings placed before the command
-/// line's own flags, leaving out those the command line gives itself.
-pub fn merged_args(argv: &[OsString], config: &Config, given: &ArgMatches) -> Vec<OsString> {
+/// line's own flags, leaving out those the command line gives itself and
+/// those `subcommand` does not take (`explain` takes the audit's settings,
+/// not `check`'s output and walking flags).
+pub fn merged_args(
+    argv: &[OsString],
+    subcommand: &str,
+    config: &Config,
+    given: &ArgMatches,
+) -> Vec<OsString> {
+    let command = Cli::command();
+    let takes = |id: &str| {
+        command
+            .find_subcommand(subcommand)
+            .is_some_and(|c| c.get_arguments().any(|a| a.get_id().as_str() == id))
+    };
     let at = argv
         .iter()
-        .position(|a| a == "check")
+        .position(|a| a == subcommand)
         .map_or(argv.len(), |i| i + 1);
     let mut out: Vec<OsString> = argv[..at].to_vec();
     for s in &config.settings {
-        if given.value_source(&s.id) != Some(ValueSource::CommandLine) {
+        if takes(&s.id) && given.value_source(&s.id) != Some(ValueSource::CommandLine) {
             out.extend(s.args.iter().map(OsString::from));
         }
     }

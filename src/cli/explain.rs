@@ -10,13 +10,12 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use sgfaudit::audit::{audit_bytes, AuditOptions, Status};
+use sgfaudit::audit::{audit_bytes, Status};
 use sgfaudit::core::board::{Board, Color, Point};
 use sgfaudit::core::findings::Finding;
 use sgfaudit::core::game::{Event, GameRecord};
-use sgfaudit::core::replay::Replayer;
-use sgfaudit::core::rules::{source_rule, Ruleset};
-use sgfaudit::input::DEFAULT_MAX_FILE_SIZE;
+use sgfaudit::core::replay::{Replayer, Verdicts};
+use sgfaudit::core::rules::{source_rule, RuleOptions, Ruleset};
 use sgfaudit::report::diagram::{self, Mark, COLUMNS};
 use sgfaudit::scoring::recorded::{parse_rules, DeclaredRules};
 use sgfaudit::scoring::Scoring;
@@ -57,12 +56,12 @@ fn verdict_word(matches: bool) -> String {
 pub fn run(args: ExplainArgs) -> ExitCode {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     COLOUR.store(io::stdout().is_terminal() && !no_color, Ordering::Relaxed);
-    let item = sgfaudit::input::named(&args.file, DEFAULT_MAX_FILE_SIZE);
-    let bytes = match item.read(DEFAULT_MAX_FILE_SIZE) {
+    let opts = args.audit.audit_options(false);
+    let item = sgfaudit::input::named(&args.file, opts.max_file_size);
+    let bytes = match item.read(opts.max_file_size) {
         Ok(b) => b,
         Err(e) => return usage_error(&format!("{}: {e}", args.file)),
     };
-    let opts = AuditOptions::default();
     let report = audit_bytes(&args.file, &bytes, &opts, &mut Replayer::new());
     let Some(game) = report.games.get(args.game) else {
         return usage_error(&format!(
@@ -75,6 +74,10 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     if let Status::Error(e) = &game.status {
         return usage_error(&format!("{} game {}: {e}", args.file, args.game));
     }
+    // The findings as `check` reports them: `--select`, `--ignore` and
+    // `--severity`, with the configuration's overrides for this path.
+    let selection = args.selection();
+    let game = selection.apply(game);
     let collection = sgfaudit::sgf::read(bytes);
     let Some(mut record) = collection.parse_game(args.game).and_then(|g| g.record) else {
         return usage_error("the game has no record");
@@ -91,9 +94,24 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     };
     let mut out = io::stdout().lock();
     let written = match args.r#move {
-        Some(m) => explain_move(&mut out, &record, m, &game.findings, &svg),
-        None => explain_end(&mut out, &record, &game.scoring, game.moves, &svg)
-            .and_then(|ok| list_findings(&mut out, &game.findings).map(|()| ok)),
+        Some(m) => explain_move(
+            &mut out,
+            &record,
+            &opts.rules,
+            m,
+            &game.verdicts,
+            &game.findings,
+            &svg,
+        ),
+        None => explain_end(
+            &mut out,
+            &record,
+            &opts.rules,
+            &game.scoring,
+            game.moves,
+            &svg,
+        )
+        .and_then(|ok| list_findings(&mut out, &game.findings).map(|()| ok)),
     };
     match written {
         Ok(true) => ExitCode::SUCCESS,
@@ -108,9 +126,9 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     }
 }
 
-fn board_after(record: &GameRecord) -> Box<Board> {
+fn board_after(record: &GameRecord, rules: &RuleOptions) -> Box<Board> {
     let mut rp = Replayer::new();
-    rp.replay(record, &Default::default());
+    rp.replay(record, rules);
     Box::new(rp.board().clone())
 }
 
@@ -184,7 +202,9 @@ struct Svg<'a> {
 fn explain_move(
     out: &mut impl Write,
     record: &GameRecord,
+    rules: &RuleOptions,
     m: u32,
+    verdicts: &Verdicts,
     findings: &[Finding],
     svg: &Svg,
 ) -> io::Result<bool> {
@@ -206,10 +226,10 @@ fn explain_move(
     };
     writeln!(out, "move {m}: {what}")?;
     writeln!(out, "\nbefore:")?;
-    let b = board_after(&before);
+    let b = board_after(&before, rules);
     draw(out, &b, |p| (Some(p) == at).then_some(Mark::Next))?;
     writeln!(out, "\nafter (the move marked ◆ for Black, ◇ for White):")?;
-    let a = board_after(&after);
+    let a = board_after(&after, rules);
     let played = |p| (Some(p) == at && a.get(p).is_some()).then_some(Mark::Played);
     draw(out, &a, played)?;
     let title = format!("{}, after move {m}: {what}", svg.title);
@@ -219,18 +239,23 @@ fn explain_move(
         .iter()
         .filter(|f| f.move_number == Some(m))
         .collect();
+    // The verdicts come from the replay, which always judges every move under
+    // every ruleset; the severity is the one the findings are reported with.
     for r in Ruleset::ALL {
-        let against: Vec<String> = here
+        let against: Vec<String> = verdicts
+            .get(r)
+            .illegal
             .iter()
-            .filter(|f| f.rulesets.contains(r) && f.code.id().starts_with('R'))
-            .map(|f| {
-                let kind = f.code.name();
-                let rule = sgfaudit::core::rules::IllegalKind::ALL
+            .filter(|i| i.move_number == m)
+            .map(|i| {
+                let kind = i.kind.key();
+                let severity = here
                     .iter()
-                    .find(|k| k.key() == kind)
-                    .map(|k| source_rule(r, *k))
-                    .unwrap_or("");
-                format!("{kind} ({rule}; {})", f.severity.as_str())
+                    .find(|f| f.rulesets.contains(r) && f.code.name() == kind)
+                    .map_or("not reported: the selection (--select, --ignore, the configuration) leaves it out", |f| {
+                        f.severity.as_str()
+                    });
+                format!("{kind} ({}; {severity})", source_rule(r, i.kind))
             })
             .collect();
         let verdict = if against.is_empty() {
@@ -276,6 +301,7 @@ fn list_findings(out: &mut impl Write, findings: &[Finding]) -> io::Result<()> {
 fn explain_end(
     out: &mut impl Write,
     record: &GameRecord,
+    rules: &RuleOptions,
     scoring: &Scoring,
     moves: u32,
     svg: &Svg,
@@ -284,14 +310,14 @@ fn explain_end(
         if let Scoring::NotScored(why) = scoring {
             writeln!(out, "not scored: {}", why.reason())?;
         }
-        let b = board_after(record);
+        let b = board_after(record, rules);
         writeln!(out, "\nthe last position ({moves} moves):")?;
         draw(out, &b, |_| None)?;
         let title = format!("{}, the last position ({moves} moves)", svg.title);
         write_svg(svg.path, &b, &title, |_| None)?;
         return Ok(true);
     };
-    let b = board_after(record);
+    let b = board_after(record, rules);
     writeln!(
         out,
         "final position ({moves} moves); dead stones ({}): ⊗ Black, ⊘ White; Japanese territory: \
@@ -307,6 +333,27 @@ fn explain_end(
     write_svg(svg.path, &b, &title, |p| {
         diagram::japanese_mark(s, &snap, p)
     })?;
+    let size = record.size.get();
+    let points = |v: &[Point]| {
+        v.iter()
+            .map(|p| p.human(size))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    if !s.dead.uncertain.is_empty() {
+        writeln!(
+            out,
+            "in doubt (the estimate could not settle them; the counts rest on a coin flip there): {}",
+            points(&s.dead.uncertain)
+        )?;
+    }
+    if !s.dead.added_by_rule7.is_empty() {
+        writeln!(
+            out,
+            "left standing by the markup, dead under Japanese rule 7 (not counted dead): {}",
+            points(&s.dead.added_by_rule7)
+        )?;
+    }
     writeln!(out, "\ncounts:")?;
     for (c, sc) in s.scores.iter() {
         writeln!(

@@ -25,7 +25,7 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Command::Codes => codes(),
-        Command::Explain(args) => explain::run(args),
+        Command::Explain(args) => explain::run(*args),
         Command::Rules(args) => rules(args.format == args::RulesFormat::Json),
         // Games are isolated one by one (audit.rs); this catches a bug anywhere
         // else, so the process never dies with Rust's panic status 101.
@@ -93,8 +93,10 @@ fn usage_error(msg: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// The command line, with `check`'s settings from the configuration file
-/// for the flags it does not give itself; `--show-config` prints them.
+/// The command line, with the configuration file's settings for the flags
+/// it does not give itself: all of them for `check`, those that decide what
+/// an audit finds for `explain` (so it shows a game as `check` judged it);
+/// `check --show-config` prints them.
 fn with_config() -> Result<Cli, ExitCode> {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let parse = |args: &[std::ffi::OsString]| {
@@ -104,13 +106,15 @@ fn with_config() -> Result<Cli, ExitCode> {
             .unwrap_or_else(|e| e.exit())
     };
     let (cli, matches) = parse(&argv);
-    let Command::Check(first) = &cli.command else {
+    let (name, flag, no_config) = match &cli.command {
+        Command::Check(a) => ("check", &a.config, a.no_config),
+        Command::Explain(a) => ("explain", &a.config, a.no_config),
+        Command::Codes | Command::Rules(_) => return Ok(cli),
+    };
+    let Some(given) = matches.subcommand_matches(name) else {
         return Ok(cli);
     };
-    let Some(given) = matches.subcommand_matches("check") else {
-        return Ok(cli);
-    };
-    let path = match (&first.config, first.no_config) {
+    let path = match (flag, no_config) {
         (_, true) => None,
         (Some(p), _) => Some(p.clone()),
         (None, false) => std::env::current_dir().ok().and_then(|d| config::find(&d)),
@@ -120,19 +124,24 @@ fn with_config() -> Result<Cli, ExitCode> {
         Err(e) => return Err(usage_error(&format!("bad configuration: {e}"))),
     };
     let (mut cli, all) = match &loaded {
-        Some(c) => parse(&config::merged_args(&argv, c, given)),
+        Some(c) => parse(&config::merged_args(&argv, name, c, given)),
         None => (cli, matches.clone()),
     };
-    let Command::Check(args) = &mut cli.command else {
-        return Ok(cli);
-    };
-    if let Some(c) = &loaded {
-        args.overrides = c.overrides.clone();
-    }
-    if args.show_config {
-        let merged = all.subcommand_matches("check").unwrap_or(given);
-        print!("{}", config::show(loaded.as_ref(), given, merged));
-        return Err(ExitCode::SUCCESS);
+    let overrides = loaded
+        .as_ref()
+        .map(|c| c.overrides.clone())
+        .unwrap_or_default();
+    match &mut cli.command {
+        Command::Explain(args) => args.overrides = overrides,
+        Command::Check(args) => {
+            args.overrides = overrides;
+            if args.show_config {
+                let merged = all.subcommand_matches("check").unwrap_or(given);
+                print!("{}", config::show(loaded.as_ref(), given, merged));
+                return Err(ExitCode::SUCCESS);
+            }
+        }
+        Command::Codes | Command::Rules(_) => {}
     }
     Ok(cli)
 }
