@@ -157,13 +157,14 @@ pub fn markdown(s: &Summary) -> String {
         count(Severity::Info),
     );
     if !s.by_code.is_empty() {
-        md.push_str("| code | name | severity | findings | what it means |\n| --- | --- | --- | ---: | --- |\n");
+        md.push_str("| code | name | severity | findings | games | what it means |\n| --- | --- | --- | ---: | ---: | --- |\n");
         let mut codes: Vec<_> = s.by_code.iter().collect();
         codes.sort_by(|a, b| b.0 .1.cmp(&a.0 .1).then(b.1.cmp(a.1)).then(a.0.cmp(b.0)));
         for ((code, sev), n) in codes {
+            let games = s.games_by_code.get(&(*code, *sev)).copied().unwrap_or(0);
             let _ = writeln!(
                 md,
-                "| {} | {} | {} | {n} | {} |",
+                "| {} | {} | {} | {n} | {games} | {} |",
                 code.id(),
                 code.name(),
                 sev.as_str(),

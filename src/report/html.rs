@@ -349,9 +349,10 @@ impl HtmlReporter {
         s.push_str("<p>Bar lengths follow the logarithm of the count: red errors, orange warnings, blue notices.</p>\n");
         s.push_str(
             "<table><tr><th>code</th><th>name</th><th>severity</th><th class=\"n\">findings</th>\
-             <th>games shown below</th><th>meaning</th></tr>\n",
+             <th class=\"n\">games</th><th>games shown below</th><th>meaning</th></tr>\n",
         );
         for ((code, sev), n) in &sm.by_code {
+            let games = sm.games_by_code.get(&(*code, *sev)).copied().unwrap_or(0);
             let links: Vec<String> = self
                 .sections
                 .iter()
@@ -361,7 +362,7 @@ impl HtmlReporter {
                 .collect();
             let _ = writeln!(
                 s,
-                "<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td class=\"n\">{n}</td><td>{}</td><td>{}</td></tr>",
+                "<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td class=\"n\">{n}</td><td class=\"n\">{games}</td><td>{}</td><td>{}</td></tr>",
                 code.id(),
                 code.name(),
                 sev.as_str(),

@@ -96,6 +96,9 @@ pub struct Summary {
     pub by_severity: BTreeMap<Severity, u64>,
     /// Findings per code and the severity they were given.
     pub by_code: BTreeMap<(Code, Severity), u64>,
+    /// Games with at least one finding of the code at that severity: how
+    /// widely a code fires, where `by_code` can be one game's thousand moves.
+    pub games_by_code: BTreeMap<(Code, Severity), u64>,
     /// Illegal moves per ruleset and kind.
     pub illegal: BTreeMap<(Ruleset, &'static str), u64>,
     /// Games with at least one illegal move, per ruleset.
@@ -139,9 +142,15 @@ impl Summary {
             }
         }
         self.moves += u64::from(g.moves);
-        for f in &g.findings {
+        for (i, f) in g.findings.iter().enumerate() {
             *self.by_severity.entry(f.severity).or_default() += 1;
             *self.by_code.entry((f.code, f.severity)).or_default() += 1;
+            let first = !g.findings[..i]
+                .iter()
+                .any(|e| (e.code, e.severity) == (f.code, f.severity));
+            if first {
+                *self.games_by_code.entry((f.code, f.severity)).or_default() += 1;
+            }
             match f.severity {
                 Severity::Error => self.current.0 += 1,
                 Severity::Warning => self.current.1 += 1,
@@ -220,5 +229,33 @@ impl Summary {
             .filter(|(k, _)| **k >= s)
             .map(|(_, v)| *v)
             .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::{audit_bytes, AuditOptions};
+    use crate::core::replay::Replayer;
+
+    /// Two games: the first plays on an occupied point twice (W A19 on Black's
+    /// A19, W B18 on Black's B18), the second once. Three R401 findings, in
+    /// two games.
+    #[test]
+    fn a_code_is_counted_in_findings_and_in_games() {
+        let text = "(;GM[1]FF[4]SZ[9];B[aa];W[aa];B[bb];W[bb])(;GM[1]FF[4]SZ[9];B[cc];W[cc])";
+        let report = audit_bytes(
+            "two.sgf",
+            text.as_bytes(),
+            &AuditOptions::default(),
+            &mut Replayer::new(),
+        );
+        let mut s = Summary::default();
+        s.add(&report);
+        let r401 = Code::ALL.iter().find(|c| c.id() == "R401").copied();
+        let key = (r401.expect("R401 exists"), Severity::Error);
+        assert_eq!(s.games, 2);
+        assert_eq!(s.by_code.get(&key), Some(&3), "{:?}", s.by_code);
+        assert_eq!(s.games_by_code.get(&key), Some(&2), "{:?}", s.games_by_code);
     }
 }

@@ -118,15 +118,21 @@ impl<W: Write> Reporter for TextReporter<W> {
         }
         if !s.by_code.is_empty() {
             writeln!(o)?;
-            writeln!(o, "findings by code:")?;
+            writeln!(o, "findings by code:{:>30}{:>9}", "findings", "games")?;
             for ((code, severity), n) in &s.by_code {
+                let games = s
+                    .games_by_code
+                    .get(&(*code, *severity))
+                    .copied()
+                    .unwrap_or(0);
                 writeln!(
                     o,
-                    "  {} {:<22} {:<8} {:>8}",
+                    "  {} {:<22} {:<8} {:>8} {:>8}",
                     code.id(),
                     code.name(),
                     severity.as_str(),
-                    n
+                    n,
+                    games
                 )?;
             }
         }
