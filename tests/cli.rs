@@ -412,6 +412,53 @@ fn explain_scores_a_position_with_the_scoring_options_given() {
     }
 }
 
+/// A record that replays a ko cycle thousands of times: `explain` lists the
+/// first 100 findings and counts the rest per code, and together they are
+/// every finding `check` reports for the game.
+#[test]
+fn explain_lists_a_flood_of_findings_in_part_and_counts_the_rest() {
+    let file = "corpus/real/sgfc-testfiles/deep-game-tree.sgf";
+    let (_, jsonl, _) = run(&["check", file, "--format", "jsonl", "-q"]);
+    let row: serde_json::Value = jsonl
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|r| r["game"] == 3)
+        .expect("game 3");
+    let mut per_code = std::collections::BTreeMap::<String, usize>::new();
+    for f in row["findings"].as_array().unwrap() {
+        *per_code
+            .entry(f["code"].as_str().unwrap().to_string())
+            .or_default() += 1;
+    }
+    let total: usize = per_code.values().sum();
+    assert!(total > 1000, "{total}");
+    let (code, out, err) = run(&["explain", file, "--game", "3"]);
+    assert_eq!(code, 0, "{err}");
+    let listed: Vec<&str> = out
+        .split("\nfindings:\n")
+        .nth(1)
+        .expect("a findings list")
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("  ..."))
+        .collect();
+    assert_eq!(listed.len(), 100);
+    let more = out
+        .lines()
+        .find(|l| l.starts_with("  ... and "))
+        .expect("a count of the rest");
+    assert!(
+        more.starts_with(&format!("  ... and {} more (", total - 100)),
+        "{more}"
+    );
+    for l in &listed {
+        let c = l.split_whitespace().next().unwrap();
+        *per_code.get_mut(c).unwrap() -= 1;
+    }
+    for (c, n) in per_code.iter().filter(|(_, n)| **n > 0) {
+        assert!(more.contains(&format!("{c} {n}")), "{c} {n}: {more}");
+    }
+}
+
 /// `ko-immediate.sgf` holds one error, the ko retake R404 (see
 /// `explain_shows_the_ko_retake`): lowered to info, it no longer fails the
 /// run and is counted as info; a level or code that does not exist is a

@@ -5,6 +5,7 @@
 //! side, the result checks and why the countings differ. Plain text (no
 //! colour), so it reads the same in a pipe and with NO_COLOR.
 
+use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -16,6 +17,7 @@ use sgfaudit::core::findings::Finding;
 use sgfaudit::core::game::{Event, GameRecord};
 use sgfaudit::core::replay::{Replayer, Verdicts};
 use sgfaudit::core::rules::{source_rule, RuleOptions, Ruleset};
+use sgfaudit::duplicates::Duplicates;
 use sgfaudit::report::diagram::{self, Mark, COLUMNS};
 use sgfaudit::scoring::recorded::{parse_rules, DeclaredRules};
 use sgfaudit::scoring::Scoring;
@@ -62,7 +64,13 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         Ok(b) => b,
         Err(e) => return usage_error(&format!("{}: {e}", args.file)),
     };
-    let report = audit_bytes(&args.file, &bytes, &opts, &mut Replayer::new());
+    let mut report = audit_bytes(&args.file, &bytes, &opts, &mut Replayer::new());
+    // The games of a collection repeated within it (A508, A509), as `check`
+    // finds them when it reads this file alone.
+    let mut duplicates = Duplicates::default();
+    for g in &mut report.games {
+        duplicates.check(&args.file, g);
+    }
     let Some(game) = report.games.get(args.game) else {
         return usage_error(&format!(
             "{}: no game {} (the file holds {}; games count from 0)",
@@ -271,14 +279,18 @@ fn explain_move(
     Ok(true)
 }
 
-/// Every finding of the game, one per line, with the move to pass to
-/// `--move` for a closer look.
+/// How many findings `explain` lists before it counts the rest per code: a
+/// record that replays a ko cycle thousands of times would bury the board.
+const FINDINGS_SHOWN: usize = 100;
+
+/// The game's findings, one per line (the first [`FINDINGS_SHOWN`], then the
+/// rest counted per code), with the move to pass to `--move` for a closer look.
 fn list_findings(out: &mut impl Write, findings: &[Finding]) -> io::Result<()> {
     if findings.is_empty() {
         return writeln!(out, "\nfindings: none");
     }
     writeln!(out, "\nfindings:")?;
-    for f in findings {
+    for f in findings.iter().take(FINDINGS_SHOWN) {
         let at = f
             .move_number
             .map(|m| format!("move {m}"))
@@ -290,6 +302,19 @@ fn list_findings(out: &mut impl Write, findings: &[Finding]) -> io::Result<()> {
             f.severity.as_str(),
             at,
             f.message
+        )?;
+    }
+    if let Some(rest) = findings.get(FINDINGS_SHOWN..).filter(|r| !r.is_empty()) {
+        let mut per_code: BTreeMap<&str, usize> = BTreeMap::new();
+        for f in rest {
+            *per_code.entry(f.code.id()).or_default() += 1;
+        }
+        let counts: Vec<String> = per_code.iter().map(|(c, n)| format!("{c} {n}")).collect();
+        writeln!(
+            out,
+            "  ... and {} more ({}); `sgfaudit check FILE --format jsonl` lists every one",
+            rest.len(),
+            counts.join(", ")
         )?;
     }
     if findings.iter().any(|f| f.move_number.is_some()) {
