@@ -463,11 +463,16 @@ fn a_winner_without_a_margin_is_checked_on_the_winner_only() {
 const WALL: &str = "B[ea];W[fa];B[eb];W[fb];B[ec];W[fc];B[ed];W[fd];B[ee];W[fe];\
                     B[ef];W[ff];B[eg];W[fg];B[eh];W[fh];B[ei];W[fi]";
 
-/// The C601 message of a Japanese game with KM[0], the given RE and moves.
-fn mismatch(re: &str, moves: &str) -> String {
+/// The C601 finding of a Japanese game with KM[0], the given RE and moves.
+fn mismatch_finding(re: &str, moves: &str) -> sgfaudit::core::findings::Finding {
     let r = common::audit_text(&format!("(;GM[1]SZ[9]KM[0]RU[Japanese]RE[{re}];{moves})"));
     let f = r.games[0].findings.iter().find(|f| f.code.id() == "C601");
-    f.expect("C601").message.clone()
+    f.expect("C601").clone()
+}
+
+/// The C601 message of a Japanese game with KM[0], the given RE and moves.
+fn mismatch(re: &str, moves: &str) -> String {
+    mismatch_finding(re, moves).message
 }
 
 #[test]
@@ -499,6 +504,12 @@ fn a_mismatch_in_a_record_without_final_passes_says_its_position_may_be_unfinish
     let ended = mismatch("B+20", &format!("{WALL};B[];W[]"));
     assert!(ended.contains("gives B+9"), "{ended}");
     assert!(!ended.contains("two passes"), "{ended}");
+    // The players counted a later position than an unfinished record's last
+    // one: the mismatch is a note there, a warning after the final passes.
+    use sgfaudit::core::findings::Severity;
+    assert_eq!(mismatch_finding("B+20", WALL).severity, Severity::Info);
+    let ended = mismatch_finding("B+20", &format!("{WALL};B[];W[]"));
+    assert_eq!(ended.severity, Severity::Warning);
 }
 
 #[test]

@@ -93,7 +93,7 @@ codes! {
     DuplicateGame = "A508", "duplicate-game", Info, "The game's main line (board size, setup stones, every move) is the same as an earlier game's in the run, which is named; for games under 50 moves only when players, date and result are the same too.";
     TruncatedCopy = "A509", "truncated-copy", Info, "An earlier game in the run is this game cut short: its main line is this game's first moves (at least 50) and its result is unrecorded or the same; it is named.";
     // C: counting and results
-    ResultMismatch = "C601", "result-mismatch", Warning, "The recorded result (RE) differs from the count of the final position under the declared rules (RU), or without RU under every counting; for records without TB/TW markup (with markup see C608 and C609).";
+    ResultMismatch = "C601", "result-mismatch", Warning, "The recorded result (RE) differs from the count of the final position under the declared rules (RU), or without RU under every counting; for records without TB/TW markup (with markup see C608 and C609). Info when the record does not end with two passes: its last position may not be the one the players counted.";
     ResultImpossible = "C602", "result-impossible", Warning, "The recorded margin cannot arise with the komi (half-point parity).";
     AgaCountsDiffer = "C603", "aga-counts-differ", Warning, "AGA territory and area counting give different margins although the game was played from an empty board or handicap stones (the rules promise equality); the reason is given.";
     MarkupDisputed = "C606", "markup-disputed", Info, "The TB/TW markup's dead stones differ from an estimate that has no stone in doubt; the count with the estimate's is given (--check-markup only).";

@@ -6,7 +6,7 @@ use super::divergence::winner_sign;
 use super::recorded::{DeclaredRules, Recorded, WinBy};
 use super::DeadSource;
 use crate::core::board::Color;
-use crate::core::findings::{Code, Finding};
+use crate::core::findings::{Code, Finding, Severity};
 
 /// The check of the recorded result.
 #[derive(Clone, Debug, PartialEq)]
@@ -149,7 +149,16 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
                 )
             }
         };
-        findings.push(Finding::new(Code::ResultMismatch, message));
+        // A record cut before its final passes is counted as it stands, but
+        // the players counted a later position (after the dame, the last
+        // defensive moves, a ko): the mismatch is a note, not evidence that
+        // the record contradicts itself.
+        let severity = if i.ended_by_passes {
+            Code::ResultMismatch.severity()
+        } else {
+            Severity::Info
+        };
+        findings.push(Finding::new(Code::ResultMismatch, message).with_severity(severity));
     }
     if let (Some(s), Some(m)) = (declared_score, rec.black_margin()) {
         // A count is a whole number minus komi (minus compensation).
