@@ -54,14 +54,8 @@ pub struct ExplainArgs {
     pub svg: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub audit: AuditArgs,
-    /// Read the settings from FILE instead of the sgfaudit.toml (or
-    /// .sgfaudit.toml, or pyproject.toml's [tool.sgfaudit]) found in the
-    /// current directory or its parents.
-    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
-    pub config: Option<PathBuf>,
-    /// Use no configuration file.
-    #[arg(long)]
-    pub no_config: bool,
+    #[command(flatten)]
+    pub config: ConfigArgs,
     /// The configuration's per-path overrides (set after parsing).
     #[arg(skip)]
     pub overrides: Vec<PathOverride>,
@@ -155,6 +149,19 @@ pub enum DeadStonesArg {
     /// Always estimated (markup ignored).
     Estimate,
     None,
+}
+
+/// Which configuration file to read, if any.
+#[derive(clap::Args)]
+pub struct ConfigArgs {
+    /// Read the settings from FILE instead of the sgfaudit.toml (or
+    /// .sgfaudit.toml, or pyproject.toml's [tool.sgfaudit]) found in the
+    /// current directory or its parents.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+    /// Use no configuration file.
+    #[arg(long)]
+    pub no_config: bool,
 }
 
 /// The settings that decide what an audit finds, how it is reported and how
@@ -306,14 +313,8 @@ pub struct CheckArgs {
     // What an audit finds and how it scores: shared with `explain`.
     #[command(flatten)]
     pub audit: AuditArgs,
-    /// Read the settings from FILE instead of the sgfaudit.toml (or
-    /// .sgfaudit.toml, or pyproject.toml's [tool.sgfaudit]) found in the
-    /// current directory or its parents.
-    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
-    pub config: Option<PathBuf>,
-    /// Use no configuration file.
-    #[arg(long)]
-    pub no_config: bool,
+    #[command(flatten)]
+    pub config: ConfigArgs,
     /// Print the settings in force and where each comes from, then exit.
     #[arg(long)]
     pub show_config: bool,

@@ -3,8 +3,9 @@
 //! that has one. Its keys are `check`'s long flags (`dead-stones = "markup"`,
 //! `select = ["R4"]`, `check-markup = true`); a flag given on the command
 //! line wins over the file. `explain` takes the settings it shares with
-//! `check` (the audit's rules, scoring and selection) from the same file. `[[overrides]]` tables change the selection of
-//! findings for the files whose path matches their `paths` globs.
+//! `check` (the audit's rules, scoring and selection) from the same file.
+//! `[[overrides]]` tables change the selection of findings for the files
+//! whose path matches their `paths` globs.
 //!
 //! The file's settings become arguments placed before the command line's,
 //! so clap checks every value exactly as it checks a flag; each is first

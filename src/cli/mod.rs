@@ -107,8 +107,8 @@ fn with_config() -> Result<Cli, ExitCode> {
     };
     let (cli, matches) = parse(&argv);
     let (name, flag, no_config) = match &cli.command {
-        Command::Check(a) => ("check", &a.config, a.no_config),
-        Command::Explain(a) => ("explain", &a.config, a.no_config),
+        Command::Check(a) => ("check", &a.config.config, a.config.no_config),
+        Command::Explain(a) => ("explain", &a.config.config, a.config.no_config),
         Command::Codes | Command::Rules(_) => return Ok(cli),
     };
     let Some(given) = matches.subcommand_matches(name) else {
