@@ -412,6 +412,42 @@ fn explain_scores_a_position_with_the_scoring_options_given() {
     }
 }
 
+/// The stones a count's dead stones leave open to question are named under
+/// the board. kisei27_g1's markup leaves standing Black's J16, in atari on
+/// K16, where a Black stone would join the dead L16 and leave the three with
+/// no liberty (suicide): dead by Japanese rule 7, not counted dead. paul,
+/// estimated: six lone Black stones inside White's area at the bottom that
+/// each can run into open space, which the estimate cannot settle (see
+/// tests/scoring.rs `an_estimate_names_the_stones_it_is_unsure_of`).
+#[test]
+fn explain_names_the_stones_the_dead_stones_leave_in_question() {
+    let (code, out, err) = run(&[
+        "explain",
+        "corpus/real/gnugo-regression/nando/kisei27_g1.sgf",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("left standing by the markup, dead under Japanese rule 7"))
+        .unwrap_or_else(|| panic!("no rule-7 line in {out}"));
+    assert!(line.ends_with(": J16"), "{line}");
+    let (code, out, err) = run(&[
+        "explain",
+        "corpus/real/gnugo-regression/paul.sgf",
+        "--dead-stones",
+        "estimate",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("in doubt"))
+        .unwrap_or_else(|| panic!("no line of stones in doubt in {out}"));
+    let named: Vec<&str> = line.rsplit(": ").next().unwrap().split(' ').collect();
+    for p in ["J5", "H4", "L4", "J3", "M3", "K2"] {
+        assert!(named.contains(&p), "{p} in {line}");
+    }
+}
+
 /// A record that replays a ko cycle thousands of times: `explain` lists the
 /// first 100 findings and counts the rest per code, and together they are
 /// every finding `check` reports for the game.

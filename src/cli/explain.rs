@@ -359,25 +359,19 @@ fn explain_end(
         diagram::japanese_mark(s, &snap, p)
     })?;
     let size = record.size.get();
-    let points = |v: &[Point]| {
-        v.iter()
-            .map(|p| p.human(size))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    if !s.dead.uncertain.is_empty() {
-        writeln!(
-            out,
-            "in doubt (the estimate could not settle them; the counts rest on a coin flip there): {}",
-            points(&s.dead.uncertain)
-        )?;
-    }
-    if !s.dead.added_by_rule7.is_empty() {
-        writeln!(
-            out,
-            "left standing by the markup, dead under Japanese rule 7 (not counted dead): {}",
-            points(&s.dead.added_by_rule7)
-        )?;
+    let lists = [
+        (
+            "in doubt (the estimate could not settle them; the counts rest on a coin flip there)",
+            &s.dead.uncertain,
+        ),
+        (
+            "left standing by the markup, dead under Japanese rule 7 (not counted dead)",
+            &s.dead.added_by_rule7,
+        ),
+    ];
+    for (label, stones) in lists.iter().filter(|(_, v)| !v.is_empty()) {
+        let names: Vec<String> = stones.iter().map(|p| p.human(size)).collect();
+        writeln!(out, "{label}: {}", names.join(" "))?;
     }
     writeln!(out, "\ncounts:")?;
     for (c, sc) in s.scores.iter() {
