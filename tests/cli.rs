@@ -319,11 +319,16 @@ fn explain_shows_the_ko_retake() {
     assert!(err.contains("no move 11"), "{err}");
 }
 
+/// The first line of `out` that starts with `prefix` (leading spaces aside).
+fn line_starting<'a>(out: &'a str, prefix: &str) -> &'a str {
+    out.lines()
+        .find(|l| l.trim_start().starts_with(prefix))
+        .unwrap_or_else(|| panic!("no line starting {prefix:?} in {out}"))
+}
+
 /// The verdict line of `ruleset` in an `explain --move` output.
 fn verdict_line<'a>(out: &'a str, ruleset: &str) -> &'a str {
-    out.lines()
-        .find(|l| l.trim_start().starts_with(ruleset))
-        .unwrap_or_else(|| panic!("no {ruleset} verdict in {out}"))
+    line_starting(out, ruleset)
 }
 
 /// `explain` takes `check`'s rule options. In `ko-natural-vs-situational.sgf`
@@ -426,10 +431,10 @@ fn explain_names_the_stones_the_dead_stones_leave_in_question() {
         "corpus/real/gnugo-regression/nando/kisei27_g1.sgf",
     ]);
     assert_eq!(code, 0, "{err}");
-    let line = out
-        .lines()
-        .find(|l| l.starts_with("left standing by the markup, dead under Japanese rule 7"))
-        .unwrap_or_else(|| panic!("no rule-7 line in {out}"));
+    let line = line_starting(
+        &out,
+        "left standing by the markup, dead under Japanese rule 7",
+    );
     assert!(line.ends_with(": J16"), "{line}");
     let (code, out, err) = run(&[
         "explain",
@@ -438,10 +443,7 @@ fn explain_names_the_stones_the_dead_stones_leave_in_question() {
         "estimate",
     ]);
     assert_eq!(code, 0, "{err}");
-    let line = out
-        .lines()
-        .find(|l| l.starts_with("in doubt"))
-        .unwrap_or_else(|| panic!("no line of stones in doubt in {out}"));
+    let line = line_starting(&out, "in doubt");
     let named: Vec<&str> = line.rsplit(": ").next().unwrap().split(' ').collect();
     for p in ["J5", "H4", "L4", "J3", "M3", "K2"] {
         assert!(named.contains(&p), "{p} in {line}");
