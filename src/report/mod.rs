@@ -142,13 +142,13 @@ impl Summary {
             }
         }
         self.moves += u64::from(g.moves);
-        for (i, f) in g.findings.iter().enumerate() {
+        // The (code, severity) pairs of this game: few, however many findings.
+        let mut kinds: Vec<(Code, Severity)> = Vec::new();
+        for f in &g.findings {
             *self.by_severity.entry(f.severity).or_default() += 1;
             *self.by_code.entry((f.code, f.severity)).or_default() += 1;
-            let first = !g.findings[..i]
-                .iter()
-                .any(|e| (e.code, e.severity) == (f.code, f.severity));
-            if first {
+            if !kinds.contains(&(f.code, f.severity)) {
+                kinds.push((f.code, f.severity));
                 *self.games_by_code.entry((f.code, f.severity)).or_default() += 1;
             }
             match f.severity {
