@@ -161,7 +161,7 @@ pub fn markdown(s: &Summary) -> String {
         let mut codes: Vec<_> = s.by_code.iter().collect();
         codes.sort_by(|a, b| b.0 .1.cmp(&a.0 .1).then(b.1.cmp(a.1)).then(a.0.cmp(b.0)));
         for ((code, sev), n) in codes {
-            let games = s.games_by_code.get(&(*code, *sev)).copied().unwrap_or(0);
+            let games = s.games_with(*code, *sev);
             let _ = writeln!(
                 md,
                 "| {} | {} | {} | {n} | {games} | {} |",

@@ -352,7 +352,7 @@ impl HtmlReporter {
              <th class=\"n\">games</th><th>games shown below</th><th>meaning</th></tr>\n",
         );
         for ((code, sev), n) in &sm.by_code {
-            let games = sm.games_by_code.get(&(*code, *sev)).copied().unwrap_or(0);
+            let games = sm.games_with(*code, *sev);
             let links: Vec<String> = self
                 .sections
                 .iter()

@@ -206,6 +206,14 @@ impl Summary {
         }
     }
 
+    /// How many games have a finding of `code` at `severity`.
+    pub fn games_with(&self, code: Code, severity: Severity) -> u64 {
+        self.games_by_code
+            .get(&(code, severity))
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// Closes the file whose games were just added.
     pub fn file_done(&mut self, file: &FileInfo) {
         self.files += 1;

@@ -120,11 +120,7 @@ impl<W: Write> Reporter for TextReporter<W> {
             writeln!(o)?;
             writeln!(o, "findings by code:{:>30}{:>9}", "findings", "games")?;
             for ((code, severity), n) in &s.by_code {
-                let games = s
-                    .games_by_code
-                    .get(&(*code, *severity))
-                    .copied()
-                    .unwrap_or(0);
+                let games = s.games_with(*code, *severity);
                 writeln!(
                     o,
                     "  {} {:<22} {:<8} {:>8} {:>8}",
