@@ -89,6 +89,21 @@ fn summary_json(s: &Summary) -> String {
     for ((code, _), n) in &s.by_code {
         *by_code.entry(code.id()).or_default() += n;
     }
+    // One entry per (code, severity), as the CLI's "findings by code" table:
+    // a code's findings and the games it fires in.
+    let codes: Vec<serde_json::Value> = s
+        .by_code
+        .iter()
+        .map(|(&(code, severity), &findings)| {
+            serde_json::json!({
+                "code": code.id(),
+                "name": code.name(),
+                "severity": severity.as_str(),
+                "findings": findings,
+                "games": s.games_with(code, severity),
+            })
+        })
+        .collect();
     let by_severity: std::collections::BTreeMap<&str, u64> = s
         .by_severity
         .iter()
@@ -104,6 +119,7 @@ fn summary_json(s: &Summary) -> String {
         "scored": s.scored,
         "findings_by_severity": by_severity,
         "findings_by_code": by_code,
+        "codes": codes,
     })
     .to_string()
 }

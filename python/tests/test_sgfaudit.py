@@ -55,6 +55,22 @@ def test_audit_equals_the_cli_parquet(cli_tables):
     # Every file has a row, an error row when it holds no game.
     assert result.summary["files"] == len(set(games.column("file").to_pylist()))
     assert sum(result.summary["findings_by_severity"].values()) == findings.num_rows
+    # The per-code rows of the CLI's summary, against the findings table
+    # grouped by hand: findings per (code, severity) and the distinct games.
+    expected = {}
+    rows = zip(
+        *(findings.column(c).to_pylist() for c in ("code", "severity", "file", "game"))
+    )
+    for code, severity, file, game in rows:
+        entry = expected.setdefault((code, severity), [0, set()])
+        entry[0] += 1
+        entry[1].add((file, game))
+    got = {
+        (c["code"], c["severity"]): (c["findings"], c["games"])
+        for c in result.summary["codes"]
+    }
+    assert got == {k: (n, len(g)) for k, (n, g) in expected.items()}
+    assert got[("R405", "error")][1] < got[("R405", "error")][0]
 
 
 def test_duckdb_reads_the_cli_parquet(cli_tables):
