@@ -648,3 +648,56 @@ fn the_estimator_finds_the_kgs_servers_dead_stones() {
     assert_eq!(games, 400);
     assert!(agree * 1000 >= games * 960, "{agree} of {games}");
 }
+
+#[test]
+fn without_ru_a_markup_no_counting_reproduces_is_named() {
+    // The wall with two final passes, komi 0.5, no RU. Black's area is columns
+    // A-D (36 points), White's G-I (27). A markup that marks only three of
+    // Black's columns counts 27 - 27 - 0.5 = W+0.5, and RE agrees with it, so
+    // the record does not contradict itself (no C608); but every counting of
+    // the final position gives B+8.5 (territory 36 - 27, or area 45 - 36, one
+    // pass stone each), so the rules' reading differs from the record's own:
+    // C609, naming the nine points of column D.
+    let mark = |cols: std::ops::Range<u8>| -> String {
+        cols.flat_map(|x| {
+            (0..9).map(move |y| format!("[{}{}]", (b'a' + x) as char, (b'a' + y) as char))
+        })
+        .collect()
+    };
+    let audit = |tb: &str, re: &str| {
+        common::audit_text(&format!(
+            "(;GM[1]SZ[9]KM[0.5]RE[{re}];{WALL};B[];W[]TB{tb}TW{})",
+            mark(6..9)
+        ))
+    };
+    let partial = audit(&mark(0..3), "W+0.5");
+    let codes = common::codes(&partial);
+    assert!(!codes.contains(&"C608"), "{codes:?}");
+    let c609 = partial.games[0]
+        .findings
+        .iter()
+        .find(|f| f.code.id() == "C609")
+        .expect("C609");
+    let m = &c609.message;
+    assert!(
+        m.starts_with("no RU, and no counting of the final position gives RE"),
+        "{m}"
+    );
+    assert!(
+        m.contains("gives B+8.5, the record's own count W+0.5"),
+        "{m}"
+    );
+    assert!(m.contains("D9 (da) B's by the rules, unmarked"), "{m}");
+    assert!(m.contains("; 1 more"), "{m}");
+    // The whole of Black's area marked: the markup and the rules agree.
+    let full = audit(&mark(0..4), "B+8.5");
+    let codes = common::codes(&full);
+    assert!(!codes.contains(&"C609"), "{codes:?}");
+    // The partial markup with RE[B+8.5]: the markup contradicts RE (C608), but
+    // the counts of the final position give RE, so without RU there is no
+    // rules' reading to note.
+    let explained = audit(&mark(0..3), "B+8.5");
+    let codes = common::codes(&explained);
+    assert!(codes.contains(&"C608"), "{codes:?}");
+    assert!(!codes.contains(&"C609"), "{codes:?}");
+}

@@ -99,7 +99,7 @@ codes! {
     MarkupDisputed = "C606", "markup-disputed", Info, "The TB/TW markup's dead stones differ from an estimate that has no stone in doubt; the count with the estimate's is given (--check-markup only).";
     MarkupCompleted = "C607", "markup-rule7", Info, "The TB/TW markup leaves standing a lone stone that Japanese rule 7 makes dead (in atari, and its owner cannot fill the last liberty: the fill would be suicide); the count keeps the markup, and the count with the stone dead is given.";
     MarkupCountMismatch = "C608", "markup-count-mismatch", Warning, "The recorded result (RE) differs from the record's own count: its TB/TW markup counted as marked, with the captures and komi. The record contradicts itself.";
-    RulesCountDiffers = "C609", "rules-count-differs", Info, "The declared rules' count of the final position, with the markup's dead stones, differs from the record's own TB/TW count; the points counted differently are named, with why (seki eye, point to fill, neutral).";
+    RulesCountDiffers = "C609", "rules-count-differs", Info, "The declared rules' count of the final position, with the markup's dead stones, differs from the record's own TB/TW count; the points counted differently are named, with why (seki eye, point to fill, neutral). Without RU: when no counting gives RE, the Japanese count against the record's own.";
     // X: internal
     InternalError = "X900", "internal-error", Error, "A bug in sgfaudit while handling this game; the run went on.";
     FindingsOmitted = "X901", "findings-omitted", Info, "A game had more than 10,000 findings; the rest are counted per code, not listed (its verdicts stay complete).";

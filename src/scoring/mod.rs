@@ -363,8 +363,12 @@ pub fn score_game(
         }
         _ => None,
     };
-    if let (Some(m), Some(c), Some(own)) = (record.markup.as_ref(), declared, &markup_scores) {
-        notes::rules_differ_from_markup(c, &scores, own, &pos, board, m, findings);
+    // Without RU the rules' reading is worth a note only when no counting
+    // reproduces RE: a record some counting explains is consistent as it stands.
+    let unexplained =
+        declared.is_some() || result_check.as_ref().is_some_and(|c| c.matching.is_empty());
+    if let (Some(m), Some(own), true) = (record.markup.as_ref(), &markup_scores, unexplained) {
+        notes::rules_differ_from_markup(declared, &scores, own, &pos, board, m, findings);
     }
     // Asked for, a markup is checked against an estimate that has no stone in
     // doubt: a markup that leaves a dead stone out changes the count.

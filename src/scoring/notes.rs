@@ -54,9 +54,11 @@ pub fn aga_counts_differ(
 }
 
 /// C609: the rules' count of the markup's position differs from the record's
-/// own count; names the points the two count differently, and why.
+/// own count; names the points the two count differently, and why. Without a
+/// declared counting (no RU) the caller asks only when no counting gives RE,
+/// and the Japanese count is compared, the one the record's own count uses then.
 pub fn rules_differ_from_markup(
-    c: Counting,
+    declared: Option<Counting>,
     scores: &Scores,
     marked: &Scores,
     pos: &FinalPosition,
@@ -64,6 +66,7 @@ pub fn rules_differ_from_markup(
     m: &Markup,
     findings: &mut Vec<Finding>,
 ) {
+    let c = declared.unwrap_or(Counting::Japanese);
     let (rules, own) = (scores.get(c), marked.get(c));
     if (rules.margin - own.margin).abs() < 1e-9 {
         return;
@@ -137,7 +140,12 @@ pub fn rules_differ_from_markup(
     findings.push(Finding::new(
         Code::RulesCountDiffers,
         format!(
-            "the {} count of the final position gives {}, the record's own count {}: {detail}",
+            "{}the {} count of the final position gives {}, the record's own count {}: {detail}",
+            if declared.is_none() {
+                "no RU, and no counting of the final position gives RE: "
+            } else {
+                ""
+            },
             c.key(),
             rules.result(),
             own.result()
