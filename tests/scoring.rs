@@ -701,3 +701,54 @@ fn without_ru_a_markup_no_counting_reproduces_is_named() {
     assert!(codes.contains(&"C608"), "{codes:?}");
     assert!(!codes.contains(&"C609"), "{codes:?}");
 }
+
+#[test]
+fn without_markup_a_result_counting_the_territory_as_it_stands_is_named() {
+    // corpus/rules/count-point-to-fill.sgf, no markup: by Japanese rule 8
+    // Black has 48 points and White 2 (ag, ai); ae is White's point to fill
+    // once the dame are filled, so the rules give B+46 with komi 0. Counting
+    // the territory as it stands (ae White's too) gives 48 - 3 = B+45, the
+    // count of a server that does not fill the dame.
+    let text = std::fs::read_to_string(root().join("corpus/rules/count-point-to-fill.sgf"))
+        .expect("corpus/rules/count-point-to-fill.sgf");
+    let with = |re: &str, ru: &str| {
+        common::audit_text(
+            &text
+                .replace("RE[B+46]", &format!("RE[{re}]"))
+                .replace("RU[Japanese]", ru),
+        )
+    };
+    let finding = |r: &sgfaudit::audit::FileReport, code: &str| {
+        r.games[0]
+            .findings
+            .iter()
+            .find(|f| f.code.id() == code)
+            .map(|f| (f.severity, f.message.clone()))
+    };
+    // RE as the rules count it: nothing to say.
+    let rules = with("B+46", "RU[Japanese]");
+    assert_eq!(common::codes(&rules), Vec::<&str>::new());
+    // RE as it stands: consistent, the rules differ (C609, info), no C601.
+    let as_it_stands = with("B+45", "RU[Japanese]");
+    assert!(finding(&as_it_stands, "C601").is_none());
+    let (severity, m) = finding(&as_it_stands, "C609").expect("C609");
+    assert_eq!(severity, sgfaudit::core::findings::Severity::Info);
+    assert!(
+        m.starts_with("RE[B+45] counts the territory as it stands"),
+        "{m}"
+    );
+    assert!(m.contains("the japanese count gives B+46"), "{m}");
+    assert!(
+        m.ends_with("rule 8 leaving out A5 (ae) W's, to fill"),
+        "{m}"
+    );
+    // Without RU, B+45 is also the AGA count (territory as it stands, one pass
+    // stone each): a counting gives RE, nothing to say.
+    let no_ru = with("B+45", "");
+    assert_eq!(common::codes(&no_ru), Vec::<&str>::new());
+    // A result neither count gives is still a mismatch.
+    let wrong = with("B+44", "RU[Japanese]");
+    assert!(finding(&wrong, "C609").is_none());
+    let (severity, _) = finding(&wrong, "C601").expect("C601");
+    assert_eq!(severity, sgfaudit::core::findings::Severity::Warning);
+}

@@ -164,15 +164,21 @@ impl Tally {
     /// The rules' tally for one counting: Japanese territory leaves out what
     /// rule 8 excludes; the other countings are topological.
     pub fn of(pos: &FinalPosition, c: Counting) -> Tally {
-        let mut territory = pos.territory;
+        let mut t = Tally::topological(pos);
         if c == Counting::Japanese {
             let out = pos.japanese_exclusions();
-            territory = [territory[0] - out[0], territory[1] - out[1]];
+            t.territory = [t.territory[0] - out[0], t.territory[1] - out[1]];
         }
+        t
+    }
+
+    /// The territory as it stands: every region bordered by one colour only is
+    /// that colour's, with nothing left out.
+    pub fn topological(pos: &FinalPosition) -> Tally {
         Tally {
             stones: pos.stones,
             dead: pos.dead,
-            territory,
+            territory: pos.territory,
         }
     }
 }

@@ -15,10 +15,10 @@ pub mod result_check;
 pub use self::divergence::{Components, Divergence};
 pub use self::result_check::ResultCheck;
 
-use self::counting::{Counting, Scores, Tally};
+use self::counting::{Counting, Score, Scores, Tally};
 use self::final_position::FinalPosition;
 use self::recorded::{parse_result, parse_rules, DeclaredRules, Recorded, WinBy};
-use self::result_check::CheckInput;
+use self::result_check::{CheckInput, Rule8};
 use crate::core::board::{Board, Point};
 use crate::core::findings::Finding;
 use crate::core::game::{GameInfo, GameRecord};
@@ -288,20 +288,18 @@ impl Counter<'_> {
 
     /// Every counting's score of a tally per counting.
     fn scores(&self, tally: impl Fn(Counting) -> Tally) -> Scores {
-        Scores::each(|c| counting::score(c, &tally(c), self.end, self.handicap, self.komi(c)))
+        Scores::each(|c| self.score(c, &tally(c)))
+    }
+
+    fn score(&self, c: Counting, tally: &Tally) -> Score {
+        counting::score(c, tally, self.end, self.handicap, self.komi(c))
     }
 
     /// "the japanese count gives W+9.5": the count under `c` with other dead
     /// stones (for C606 and C607).
     fn with_dead(&self, c: Counting, dead: &[Point]) -> String {
         let pos = final_position::analyse(self.board, dead);
-        let s = counting::score(
-            c,
-            &Tally::of(&pos, c),
-            self.end,
-            self.handicap,
-            self.komi(c),
-        );
+        let s = self.score(c, &Tally::of(&pos, c));
         format!("the {} count gives {}", c.key(), s.result())
     }
 }
@@ -351,6 +349,13 @@ pub fn score_game(
     notes::aga_counts_differ(&scores, &pos, end, counter.handicap, findings);
     let result_check = match (recorded, info.result.as_deref()) {
         (Some(rec), Some(re)) => {
+            // The Japanese count with the points rule 8 leaves out counted as
+            // territory: a count of the territory as it stands, as servers make it.
+            let left_out = notes::rule8_points(&pos, board);
+            let rule8 = (!left_out.is_empty()).then(|| Rule8 {
+                as_it_stands: counter.score(Counting::Japanese, &Tally::topological(&pos)),
+                points: left_out,
+            });
             let input = CheckInput {
                 re,
                 declared,
@@ -358,6 +363,7 @@ pub fn score_game(
                 markup_scores: markup_scores.as_ref(),
                 dead: dead.source,
                 ended_by_passes: end.trailing_passes >= 2 || record.markup.is_some(),
+                rule8: rule8.as_ref(),
             };
             result_check::check(rec, &input, findings)
         }

@@ -126,17 +126,11 @@ pub fn rules_differ_from_markup(
         };
         points.push(text);
     }
-    const SHOWN: usize = 8;
-    let more = points.len().saturating_sub(SHOWN);
-    points.truncate(SHOWN);
-    let mut detail = if points.is_empty() {
+    let detail = if points.is_empty() {
         "the territory is the same; the difference is in the stones or prisoners".to_string()
     } else {
-        points.join("; ")
+        with_more(points)
     };
-    if more > 0 {
-        detail.push_str(&format!("; {more} more"));
-    }
     findings.push(Finding::new(
         Code::RulesCountDiffers,
         format!(
@@ -152,6 +146,48 @@ pub fn rules_differ_from_markup(
         ),
     ));
 }
+
+/// The points Japanese rule 8 leaves out of territory, named with their
+/// owner and why: "R14 (qf) W's, to fill; A19 (aa) B's, seki eye". Empty when
+/// there are none.
+pub fn rule8_points(pos: &FinalPosition, board: &Board) -> String {
+    let size = board.size();
+    let mut points: Vec<(Point, &str)> = pos
+        .fill_points
+        .iter()
+        .map(|&p| (p, "to fill"))
+        .chain(pos.seki_eye_points.iter().map(|&p| (p, "seki eye")))
+        .collect();
+    points.sort_by_key(|(p, _)| (p.y, p.x));
+    let n = usize::from(size);
+    let named: Vec<String> = points
+        .iter()
+        .filter_map(|&(p, why)| {
+            let owner = pos.owner[usize::from(p.y) * n + usize::from(p.x)]?;
+            Some(format!(
+                "{} ({}) {}'s, {why}",
+                p.human(size),
+                p.sgf(),
+                owner.letter()
+            ))
+        })
+        .collect();
+    with_more(named)
+}
+
+/// The first [`SHOWN`] items joined, and how many more there are.
+fn with_more(mut items: Vec<String>) -> String {
+    let more = items.len().saturating_sub(SHOWN);
+    items.truncate(SHOWN);
+    let mut out = items.join("; ");
+    if more > 0 {
+        out.push_str(&format!("; {more} more"));
+    }
+    out
+}
+
+/// Points named at most in one finding.
+const SHOWN: usize = 8;
 
 /// C606: the markup's dead stones differ from an estimate with no stone in
 /// doubt (beyond the stones rule 7 names, which are C607's to report); gives

@@ -73,6 +73,17 @@ pub struct CheckInput<'a> {
     pub markup_scores: Option<&'a Scores>,
     pub dead: DeadSource,
     pub ended_by_passes: bool,
+    /// What Japanese rule 8 leaves out of territory, when it leaves anything.
+    pub rule8: Option<&'a Rule8>,
+}
+
+/// The points Japanese rule 8 leaves out of territory (seki eyes, points to
+/// fill) and the Japanese count with them counted as territory: the territory
+/// as it stands, as a server counts it without filling the dame.
+pub struct Rule8 {
+    pub as_it_stands: Score,
+    /// The points, named with their owner and why.
+    pub points: String,
 }
 
 /// Checks RE against the record's own count (its markup as marked: a
@@ -118,7 +129,33 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
             ));
         }
     }
-    if !matches && i.markup_scores.is_none() && i.dead != DeadSource::None {
+    // Without markup RE is the only count the record gives. When it is the
+    // Japanese count of the territory as it stands (the points rule 8 leaves
+    // out counted for their owner), the record is consistent and the rules
+    // differ from how it was counted: C609, as with markup, not C601.
+    let unmarked_mismatch = !matches && i.markup_scores.is_none() && i.dead != DeadSource::None;
+    let japanese_compared = matches!(i.declared, None | Some(Counting::Japanese));
+    let rule8_explains = i.rule8.filter(|r| {
+        unmarked_mismatch && japanese_compared && gives(&r.as_it_stands, rec) == Some(true)
+    });
+    if let Some(r) = rule8_explains {
+        findings.push(Finding::new(
+            Code::RulesCountDiffers,
+            format!(
+                "{}RE[{}] counts the territory as it stands; by the rules the japanese count \
+                 gives {} (dead stones: {}), rule 8 leaving out {}",
+                if i.declared.is_none() {
+                    "no RU, and no counting of the final position gives RE: "
+                } else {
+                    ""
+                },
+                i.re,
+                i.scores.japanese.result(),
+                i.dead.key(),
+                r.points,
+            ),
+        ));
+    } else if unmarked_mismatch {
         let unfinished = if i.ended_by_passes {
             ""
         } else {
