@@ -364,6 +364,7 @@ pub fn score_game(
                 dead: dead.source,
                 ended_by_passes: end.trailing_passes >= 2 || record.markup.is_some(),
                 rule8: rule8.as_ref(),
+                in_doubt: dead.uncertain.len(),
             };
             result_check::check(rec, &input, findings)
         }

@@ -75,6 +75,8 @@ pub struct CheckInput<'a> {
     pub ended_by_passes: bool,
     /// What Japanese rule 8 leaves out of territory, when it leaves anything.
     pub rule8: Option<&'a Rule8>,
+    /// Stones the dead-stone estimate leaves in doubt (0 with markup).
+    pub in_doubt: usize,
 }
 
 /// The points Japanese rule 8 leaves out of territory (seki eyes, points to
@@ -162,9 +164,17 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
             "; the record does not end with two passes, so this counts its last position, \
              which may not be the one the players counted"
         };
+        let doubt = if i.in_doubt > 0 {
+            format!(
+                "; the estimate leaves {} stones in doubt, and the count rests on them",
+                i.in_doubt
+            )
+        } else {
+            String::new()
+        };
         let message = match (i.declared, declared_score) {
             (Some(c), Some(s)) => format!(
-                "RE[{}] but the {} count gives {} with komi {} (dead stones: {}){}{unfinished}",
+                "RE[{}] but the {} count gives {} with komi {} (dead stones: {}){}{doubt}{unfinished}",
                 i.re,
                 c.key(),
                 s.result(),
@@ -179,7 +189,7 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
                     .map(|(c, s)| format!("{} {}", c.key(), s.result()))
                     .collect();
                 format!(
-                    "RE[{}] but no counting gives it (no RU: {}; dead stones: {}){unfinished}",
+                    "RE[{}] but no counting gives it (no RU: {}; dead stones: {}){doubt}{unfinished}",
                     i.re,
                     all.join(", "),
                     i.dead.key(),
@@ -188,9 +198,10 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         };
         // A record cut before its final passes is counted as it stands, but
         // the players counted a later position (after the dame, the last
-        // defensive moves, a ko): the mismatch is a note, not evidence that
-        // the record contradicts itself.
-        let severity = if i.ended_by_passes {
+        // defensive moves, a ko); and a count that rests on stones the
+        // estimate leaves in doubt may be the estimate's error: either way the
+        // mismatch is a note, not evidence that the record contradicts itself.
+        let severity = if i.ended_by_passes && i.in_doubt == 0 {
             Code::ResultMismatch.severity()
         } else {
             Severity::Info
