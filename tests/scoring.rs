@@ -734,12 +734,11 @@ fn without_markup_a_result_counting_the_territory_as_it_stands_is_named() {
     let (severity, m) = finding(&as_it_stands, "C609").expect("C609");
     assert_eq!(severity, sgfaudit::core::findings::Severity::Info);
     assert!(
-        m.starts_with("RE[B+45] counts the territory as it stands"),
+        m.starts_with("RE[B+45] counts as territory what rule 8 leaves out: A5 (ae) W's, to fill;"),
         "{m}"
     );
-    assert!(m.contains("the japanese count gives B+46"), "{m}");
     assert!(
-        m.ends_with("rule 8 leaving out A5 (ae) W's, to fill"),
+        m.contains("by the rules the japanese count gives B+46"),
         "{m}"
     );
     // Without RU, B+45 is also the AGA count (territory as it stands, one pass
@@ -834,4 +833,59 @@ fn without_markup_a_count_in_doubt_is_no_warning() {
         warnings * 20 < consistent,
         "{warnings} C601 warnings of {consistent}"
     );
+}
+
+#[test]
+fn without_markup_lone_stones_left_standing_are_named() {
+    // KGS players often leave standing a lone stone in atari whose owner
+    // cannot fill its last liberty; their markup leaves it alive and RE counts
+    // it so (C607 names these stones, dead by Japanese rule 7). The same
+    // records without their markup: where the estimate kills exactly the
+    // markup's dead stones and those, RE is the count with them standing, so
+    // C609 names them (as C607 did from the markup) and there is no C601.
+    let Some(dir) = common::kgs_scored() else {
+        return;
+    };
+    let mut markup = AuditOptions::default();
+    markup.scoring.dead_stones = sgfaudit::scoring::DeadStonesMode::Markup;
+    let mut named = 0;
+    for f in sgf_files(&dir) {
+        let marked = common::audit_file(&f, &markup);
+        let Some(m) = scored(&marked.games[0]) else {
+            continue;
+        };
+        if m.dead.added_by_rule7.is_empty()
+            || m.result_check.as_ref().and_then(|c| c.markup_matches) != Some(true)
+        {
+            continue;
+        }
+        let mut with_rule7 = m.dead.all();
+        with_rule7.extend(&m.dead.added_by_rule7);
+        with_rule7.sort_by_key(|p| (p.y, p.x));
+        let text = String::from_utf8_lossy(&std::fs::read(&f).expect("read")).into_owned();
+        let r = common::audit_text(&without_territory_markup(&text));
+        let g = &r.games[0];
+        let mut estimated = scored(g).expect("scored").dead.all();
+        estimated.sort_by_key(|p| (p.y, p.x));
+        if estimated != with_rule7 {
+            continue;
+        }
+        let codes: Vec<&str> = g.findings.iter().map(|x| x.code.id()).collect();
+        assert!(!codes.contains(&"C601"), "{}: {codes:?}", f.display());
+        let c609 = g
+            .findings
+            .iter()
+            .find(|x| x.code.id() == "C609")
+            .unwrap_or_else(|| panic!("{}: no C609", f.display()));
+        for p in &m.dead.added_by_rule7 {
+            assert!(
+                c609.message.contains(&format!("({})", p.sgf())),
+                "{}: {}",
+                f.display(),
+                c609.message
+            );
+        }
+        named += 1;
+    }
+    assert!(named >= 3, "{named} records");
 }

@@ -93,21 +93,55 @@ pub fn dead_by_rule7(
     dead_b: &[Point],
     dead_w: &[Point],
 ) -> (Vec<Point>, Vec<Point>) {
-    let g = Grid::from_board(board);
-    let mut dead = vec![false; g.cells.len()];
-    for p in dead_b.iter().chain(dead_w) {
-        if usize::from(p.x) < g.n && usize::from(p.y) < g.n {
-            dead[g.index(*p)] = true;
-        }
-    }
     let owners_mark = |c: Color, p: Point| match c {
         Color::Black => m.black_territory.contains(&p),
         Color::White => m.white_territory.contains(&p),
     };
+    lone_stones_dead_by_rule7(board, dead_b.iter().chain(dead_w), owners_mark)
+}
+
+/// The lone stones among estimated dead stones that only Japanese rule 7 makes
+/// dead (as [`dead_by_rule7`] finds them beside the other dead stones): the
+/// stones players often leave standing in the count they agree on.
+pub fn estimated_dead_by_rule7(board: &Board, dead: &[Point]) -> Vec<Point> {
+    let g = Grid::from_board(board);
+    let alone = |p: &&Point| {
+        let i = g.index(**p);
+        let c = g.cells[i];
+        c.is_some() && g.neighbours(i).all(|j| g.cells[j] != c)
+    };
+    let (lone, rest): (Vec<&Point>, Vec<&Point>) = dead.iter().partition(alone);
+    if lone.is_empty() {
+        return Vec::new();
+    }
+    let (b, w) = lone_stones_dead_by_rule7(board, rest.into_iter(), |_, _| false);
+    let mut out: Vec<Point> = b
+        .into_iter()
+        .chain(w)
+        .filter(|p| lone.contains(&p))
+        .collect();
+    out.sort_by_key(|p| (p.y, p.x));
+    out
+}
+
+/// [`dead_by_rule7`] with the other dead stones `dead`, and `owners_mark`
+/// saying whether a point is marked as its owner's territory.
+fn lone_stones_dead_by_rule7<'p>(
+    board: &Board,
+    dead: impl Iterator<Item = &'p Point>,
+    owners_mark: impl Fn(Color, Point) -> bool,
+) -> (Vec<Point>, Vec<Point>) {
+    let g = Grid::from_board(board);
+    let mut is_dead = vec![false; g.cells.len()];
+    for p in dead {
+        if usize::from(p.x) < g.n && usize::from(p.y) < g.n {
+            is_dead[g.index(*p)] = true;
+        }
+    }
     let (mut add_b, mut add_w) = (Vec::new(), Vec::new());
     for i in 0..g.cells.len() {
         let Some(c) = g.cells[i] else { continue };
-        if dead[i] {
+        if is_dead[i] {
             continue;
         }
         // A lone stone: no neighbour of its colour, one empty neighbour,
@@ -120,7 +154,7 @@ pub fn dead_by_rule7(
                     lib = q;
                 }
                 Some(qc) if qc == c => lone = false,
-                Some(_) => around_dead |= dead[q],
+                Some(_) => around_dead |= is_dead[q],
             }
         }
         if libs != 1 || !lone || around_dead || owners_mark(c, g.point(lib)) {

@@ -18,7 +18,7 @@ pub use self::result_check::ResultCheck;
 use self::counting::{Counting, Score, Scores, Tally};
 use self::final_position::FinalPosition;
 use self::recorded::{parse_result, parse_rules, DeclaredRules, Recorded, WinBy};
-use self::result_check::{CheckInput, Rule8};
+use self::result_check::{CheckInput, Reading};
 use crate::core::board::{Board, Point};
 use crate::core::findings::Finding;
 use crate::core::game::{GameInfo, GameRecord};
@@ -304,6 +304,60 @@ impl Counter<'_> {
     }
 }
 
+/// The readings of the final position a record without markup may have been
+/// counted by, besides the rules' ([`Reading`]): the Japanese count of the
+/// territory as it stands, when rule 8 leaves points out; and, with estimated
+/// dead stones, the count under the declared rules (Japanese without) with the
+/// lone stones only rule 7 makes dead left standing.
+fn common_readings(
+    board: &Board,
+    dead: &DeadStones,
+    pos: &FinalPosition,
+    counter: &Counter,
+    declared: Option<Counting>,
+) -> Vec<Reading> {
+    let mut out = Vec::new();
+    let left_out = notes::rule8_points(pos, board);
+    if !left_out.is_empty() {
+        out.push(Reading {
+            counting: Counting::Japanese,
+            score: counter.score(Counting::Japanese, &Tally::topological(pos)),
+            what: format!("counts as territory what rule 8 leaves out: {left_out}"),
+        });
+    }
+    if dead.source == DeadSource::Estimated {
+        let all = dead.all();
+        let standing = markup::estimated_dead_by_rule7(board, &all);
+        if !standing.is_empty() {
+            let c = declared.unwrap_or(Counting::Japanese);
+            let rest: Vec<Point> = all.into_iter().filter(|p| !standing.contains(p)).collect();
+            let alt = final_position::analyse(board, &rest);
+            let names: Vec<String> = standing
+                .iter()
+                .filter_map(|p| {
+                    let colour = board.get(*p)?;
+                    Some(format!(
+                        "{} {} ({})",
+                        colour.letter(),
+                        p.human(board.size()),
+                        p.sgf()
+                    ))
+                })
+                .collect();
+            out.push(Reading {
+                counting: c,
+                score: counter.score(c, &Tally::of(&alt, c)),
+                what: format!(
+                    "counts standing {}: lone stones in atari whose owner cannot fill the last \
+                     liberty, dead by Japanese rule 7",
+                    names.join(", ")
+                ),
+            });
+        }
+    }
+    out
+}
+
 /// Scores a replayed game, if it is finished (or `--score all` asks): the
 /// dead stones, the final position, every counting, the two result checks, the
 /// findings about the count, and the divergences between countings.
@@ -349,13 +403,7 @@ pub fn score_game(
     notes::aga_counts_differ(&scores, &pos, end, counter.handicap, findings);
     let result_check = match (recorded, info.result.as_deref()) {
         (Some(rec), Some(re)) => {
-            // The Japanese count with the points rule 8 leaves out counted as
-            // territory: a count of the territory as it stands, as servers make it.
-            let left_out = notes::rule8_points(&pos, board);
-            let rule8 = (!left_out.is_empty()).then(|| Rule8 {
-                as_it_stands: counter.score(Counting::Japanese, &Tally::topological(&pos)),
-                points: left_out,
-            });
+            let readings = common_readings(board, &dead, &pos, &counter, declared);
             let input = CheckInput {
                 re,
                 declared,
@@ -363,7 +411,7 @@ pub fn score_game(
                 markup_scores: markup_scores.as_ref(),
                 dead: dead.source,
                 ended_by_passes: end.trailing_passes >= 2 || record.markup.is_some(),
-                rule8: rule8.as_ref(),
+                readings: &readings,
                 in_doubt: dead.uncertain.len(),
             };
             result_check::check(rec, &input, findings)

@@ -73,19 +73,25 @@ pub struct CheckInput<'a> {
     pub markup_scores: Option<&'a Scores>,
     pub dead: DeadSource,
     pub ended_by_passes: bool,
-    /// What Japanese rule 8 leaves out of territory, when it leaves anything.
-    pub rule8: Option<&'a Rule8>,
+    /// Other readings of the final position a record without markup may
+    /// have been counted by (see [`Reading`]).
+    pub readings: &'a [Reading],
     /// Stones the dead-stone estimate leaves in doubt (0 with markup).
     pub in_doubt: usize,
 }
 
-/// The points Japanese rule 8 leaves out of territory (seki eyes, points to
-/// fill) and the Japanese count with them counted as territory: the territory
-/// as it stands, as a server counts it without filling the dame.
-pub struct Rule8 {
-    pub as_it_stands: Score,
-    /// The points, named with their owner and why.
-    pub points: String,
+/// A count of the final position that differs from the rules' only in what
+/// players and servers commonly do: the territory as it stands, with the
+/// points Japanese rule 8 leaves out (seki eyes, points to fill) counted; or
+/// lone stones in atari left standing that Japanese rule 7 makes dead. When
+/// RE is such a count the record is consistent, and the rules differ from how
+/// it was counted (C609, not C601).
+pub struct Reading {
+    /// The counting and its count under this reading.
+    pub counting: Counting,
+    pub score: Score,
+    /// What RE does that the rules do not, with the points named.
+    pub what: String,
 }
 
 /// Checks RE against the record's own count (its markup as marked: a
@@ -132,29 +138,29 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         }
     }
     // Without markup RE is the only count the record gives. When it is the
-    // Japanese count of the territory as it stands (the points rule 8 leaves
-    // out counted for their owner), the record is consistent and the rules
-    // differ from how it was counted: C609, as with markup, not C601.
+    // count of a common reading of the position that the rules do not share,
+    // the record is consistent: C609, as with markup, not C601.
     let unmarked_mismatch = !matches && i.markup_scores.is_none() && i.dead != DeadSource::None;
-    let japanese_compared = matches!(i.declared, None | Some(Counting::Japanese));
-    let rule8_explains = i.rule8.filter(|r| {
-        unmarked_mismatch && japanese_compared && gives(&r.as_it_stands, rec) == Some(true)
+    let reading = i.readings.iter().find(|r| {
+        unmarked_mismatch
+            && i.declared.map_or(true, |c| c == r.counting)
+            && gives(&r.score, rec) == Some(true)
     });
-    if let Some(r) = rule8_explains {
+    if let Some(r) = reading {
         findings.push(Finding::new(
             Code::RulesCountDiffers,
             format!(
-                "{}RE[{}] counts the territory as it stands; by the rules the japanese count \
-                 gives {} (dead stones: {}), rule 8 leaving out {}",
+                "{}RE[{}] {}; by the rules the {} count gives {} (dead stones: {})",
                 if i.declared.is_none() {
                     "no RU, and no counting of the final position gives RE: "
                 } else {
                     ""
                 },
                 i.re,
-                i.scores.japanese.result(),
+                r.what,
+                r.counting.key(),
+                i.scores.get(r.counting).result(),
                 i.dead.key(),
-                r.points,
             ),
         ));
     } else if unmarked_mismatch {
