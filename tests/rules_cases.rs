@@ -173,6 +173,16 @@ const CASES: &[Case] = &[
         no_result: None,
         codes: &[],
     },
+    // RE counts standing a lone stone only rule 7 makes dead: consistent, and
+    // the rules differ (C609).
+    Case {
+        file: "count-lone-stone-standing",
+        aga: &[],
+        japanese: &[],
+        swedish: &[],
+        no_result: None,
+        codes: &["C609"],
+    },
     Case {
         file: "count-unsettled-japanese",
         aga: &[],

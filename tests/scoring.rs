@@ -889,3 +889,26 @@ fn without_markup_lone_stones_left_standing_are_named() {
     }
     assert!(named >= 3, "{named} records");
 }
+
+#[test]
+fn without_markup_a_lone_stone_counted_standing_is_named() {
+    // corpus/rules/count-lone-stone-standing.sgf (hand count in its comment):
+    // W+13 by the rules with White's bb dead, W+16 with bb standing.
+    let text = std::fs::read_to_string(root().join("corpus/rules/count-lone-stone-standing.sgf"))
+        .expect("corpus/rules/count-lone-stone-standing.sgf");
+    let with = |re: &str| common::audit_text(&text.replace("RE[W+16]", &format!("RE[{re}]")));
+    let standing = with("W+16");
+    let codes = common::codes(&standing);
+    assert_eq!(codes, ["C609"], "{codes:?}");
+    let m = &standing.games[0].findings[0].message;
+    assert!(
+        m.starts_with("RE[W+16] counts standing W B8 (bb): lone stones in atari"),
+        "{m}"
+    );
+    assert!(
+        m.contains("by the rules the japanese count gives W+13"),
+        "{m}"
+    );
+    assert_eq!(common::codes(&with("W+13")), Vec::<&str>::new());
+    assert_eq!(common::codes(&with("W+15")), ["C601"]);
+}
