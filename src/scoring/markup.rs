@@ -1,6 +1,7 @@
 //! What a record's TB/TW territory markup says: its dead stones, the lone
-//! stones it leaves standing that Japanese rule 7 makes dead, and the record's
-//! own count (the markup counted as marked).
+//! stones it leaves standing that Japanese rule 7 makes dead (and the same
+//! stones among estimated dead stones, which a record without markup may have
+//! counted standing), and the record's own count (the markup counted as marked).
 
 use super::counting::Tally;
 use crate::core::board::{Board, Color, Point};

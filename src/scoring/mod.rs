@@ -403,7 +403,7 @@ pub fn score_game(
     notes::aga_counts_differ(&scores, &pos, end, counter.handicap, findings);
     let result_check = match (recorded, info.result.as_deref()) {
         (Some(rec), Some(re)) => {
-            let readings = common_readings(board, &dead, &pos, &counter, declared);
+            let readings = || common_readings(board, &dead, &pos, &counter, declared);
             let input = CheckInput {
                 re,
                 declared,

@@ -74,8 +74,9 @@ pub struct CheckInput<'a> {
     pub dead: DeadSource,
     pub ended_by_passes: bool,
     /// Other readings of the final position a record without markup may
-    /// have been counted by (see [`Reading`]).
-    pub readings: &'a [Reading],
+    /// have been counted by (see [`Reading`]); made only when RE misses the
+    /// rules' count.
+    pub readings: &'a dyn Fn() -> Vec<Reading>,
     /// Stones the dead-stone estimate leaves in doubt (0 with markup).
     pub in_doubt: usize,
 }
@@ -141,10 +142,13 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
     // count of a common reading of the position that the rules do not share,
     // the record is consistent: C609, as with markup, not C601.
     let unmarked_mismatch = !matches && i.markup_scores.is_none() && i.dead != DeadSource::None;
-    let reading = i.readings.iter().find(|r| {
-        unmarked_mismatch
-            && i.declared.map_or(true, |c| c == r.counting)
-            && gives(&r.score, rec) == Some(true)
+    let readings = if unmarked_mismatch {
+        (i.readings)()
+    } else {
+        Vec::new()
+    };
+    let reading = readings.iter().find(|r| {
+        i.declared.map_or(true, |c| c == r.counting) && gives(&r.score, rec) == Some(true)
     });
     if let Some(r) = reading {
         findings.push(Finding::new(
