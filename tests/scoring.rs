@@ -778,6 +778,45 @@ fn without_territory_markup(text: &str) -> String {
     out
 }
 
+/// A KGS record that its own TB/TW count explains (RE is that count), audited
+/// with its markup and again with the markup stripped.
+struct Consistent {
+    file: std::path::PathBuf,
+    marked: Box<Scored>,
+    stripped: sgfaudit::audit::FileReport,
+}
+
+/// The consistent records of kgs-scored, or `None` (with a note) without it.
+fn consistent_kgs_records() -> Option<Vec<Consistent>> {
+    let dir = common::kgs_scored()?;
+    let mut markup = AuditOptions::default();
+    markup.scoring.dead_stones = sgfaudit::scoring::DeadStonesMode::Markup;
+    let mut out = Vec::new();
+    for file in sgf_files(&dir) {
+        let r = common::audit_file(&file, &markup);
+        let Some(marked) = scored(&r.games[0]).cloned() else {
+            continue;
+        };
+        if marked.result_check.as_ref().and_then(|c| c.markup_matches) != Some(true) {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&std::fs::read(&file).expect("read")).into_owned();
+        let text = without_territory_markup(&text);
+        assert!(
+            !text.contains("TB[") && !text.contains("TW["),
+            "{}",
+            file.display()
+        );
+        let stripped = common::audit_text(&text);
+        out.push(Consistent {
+            file,
+            marked: Box::new(marked),
+            stripped,
+        });
+    }
+    Some(out)
+}
+
 #[test]
 fn without_markup_a_count_in_doubt_is_no_warning() {
     // The KGS games whose RE their own TB/TW count reproduces are consistent
@@ -785,28 +824,12 @@ fn without_markup_a_count_in_doubt_is_no_warning() {
     // where the estimate leaves stones in doubt a count that misses RE may be
     // the estimate's error: C601 is a note (info), never a warning. Over the
     // whole set C601 stays a warning on under 5% of the games.
-    let Some(dir) = common::kgs_scored() else {
+    let Some(records) = consistent_kgs_records() else {
         return;
     };
-    let mut markup = AuditOptions::default();
-    markup.scoring.dead_stones = sgfaudit::scoring::DeadStonesMode::Markup;
-    let (mut consistent, mut warnings, mut in_doubt) = (0, 0, 0);
-    for f in sgf_files(&dir) {
-        let marked = common::audit_file(&f, &markup);
-        let own = scored(&marked.games[0]).and_then(|s| s.result_check.as_ref());
-        if own.and_then(|c| c.markup_matches) != Some(true) {
-            continue;
-        }
-        consistent += 1;
-        let text = String::from_utf8_lossy(&std::fs::read(&f).expect("read")).into_owned();
-        let stripped = without_territory_markup(&text);
-        assert!(
-            !stripped.contains("TB[") && !stripped.contains("TW["),
-            "{}",
-            f.display()
-        );
-        let r = common::audit_text(&stripped);
-        let g = &r.games[0];
+    let (mut warnings, mut in_doubt) = (0, 0);
+    for r in &records {
+        let g = &r.stripped.games[0];
         let doubt = scored(g).map_or(0, |s| s.dead.uncertain.len());
         for c601 in g.findings.iter().filter(|x| x.code.id() == "C601") {
             if doubt > 0 {
@@ -815,7 +838,7 @@ fn without_markup_a_count_in_doubt_is_no_warning() {
                     c601.severity,
                     sgfaudit::core::findings::Severity::Info,
                     "{}: {}",
-                    f.display(),
+                    r.file.display(),
                     c601.message
                 );
                 assert!(c601.message.contains("stones in doubt"), "{}", c601.message);
@@ -824,6 +847,7 @@ fn without_markup_a_count_in_doubt_is_no_warning() {
             }
         }
     }
+    let consistent = records.len();
     assert!(consistent >= 390, "{consistent} consistent records");
     assert!(
         in_doubt > 0,
@@ -843,45 +867,36 @@ fn without_markup_lone_stones_left_standing_are_named() {
     // records without their markup: where the estimate kills exactly the
     // markup's dead stones and those, RE is the count with them standing, so
     // C609 names them (as C607 did from the markup) and there is no C601.
-    let Some(dir) = common::kgs_scored() else {
+    let Some(records) = consistent_kgs_records() else {
         return;
     };
-    let mut markup = AuditOptions::default();
-    markup.scoring.dead_stones = sgfaudit::scoring::DeadStonesMode::Markup;
     let mut named = 0;
-    for f in sgf_files(&dir) {
-        let marked = common::audit_file(&f, &markup);
-        let Some(m) = scored(&marked.games[0]) else {
-            continue;
-        };
-        if m.dead.added_by_rule7.is_empty()
-            || m.result_check.as_ref().and_then(|c| c.markup_matches) != Some(true)
-        {
+    for r in &records {
+        let m = &r.marked;
+        if m.dead.added_by_rule7.is_empty() {
             continue;
         }
         let mut with_rule7 = m.dead.all();
         with_rule7.extend(&m.dead.added_by_rule7);
         with_rule7.sort_by_key(|p| (p.y, p.x));
-        let text = String::from_utf8_lossy(&std::fs::read(&f).expect("read")).into_owned();
-        let r = common::audit_text(&without_territory_markup(&text));
-        let g = &r.games[0];
+        let g = &r.stripped.games[0];
         let mut estimated = scored(g).expect("scored").dead.all();
         estimated.sort_by_key(|p| (p.y, p.x));
         if estimated != with_rule7 {
             continue;
         }
         let codes: Vec<&str> = g.findings.iter().map(|x| x.code.id()).collect();
-        assert!(!codes.contains(&"C601"), "{}: {codes:?}", f.display());
+        assert!(!codes.contains(&"C601"), "{}: {codes:?}", r.file.display());
         let c609 = g
             .findings
             .iter()
             .find(|x| x.code.id() == "C609")
-            .unwrap_or_else(|| panic!("{}: no C609", f.display()));
+            .unwrap_or_else(|| panic!("{}: no C609", r.file.display()));
         for p in &m.dead.added_by_rule7 {
             assert!(
                 c609.message.contains(&format!("({})", p.sgf())),
                 "{}: {}",
-                f.display(),
+                r.file.display(),
                 c609.message
             );
         }
