@@ -4,7 +4,14 @@ mod common;
 
 use common::{root, sgf_files};
 use sgfaudit::audit::AuditOptions;
-use sgfaudit::scoring::{DeadSource, NotScored, Scored, Scoring};
+use sgfaudit::scoring::{DeadSource, NotScored, ReadingKind, Scored, Scoring};
+
+/// The common reading a record's RE follows, when the rules' count misses it.
+fn reading(r: &sgfaudit::audit::FileReport) -> Option<ReadingKind> {
+    scored(&r.games[0])
+        .and_then(|s| s.result_check.as_ref())
+        .and_then(|c| c.reading)
+}
 
 fn scored(g: &sgfaudit::audit::GameReport) -> Option<&Scored> {
     match &g.scoring {
@@ -741,6 +748,10 @@ fn without_markup_a_result_counting_the_territory_as_it_stands_is_named() {
         m.contains("by the rules the japanese count gives B+46"),
         "{m}"
     );
+    assert_eq!(
+        reading(&as_it_stands),
+        Some(ReadingKind::TerritoryAsItStands)
+    );
     // Without RU, B+45 is also the AGA count (territory as it stands, one pass
     // stone each): a counting gives RE, nothing to say.
     let no_ru = with("B+45", "");
@@ -924,6 +935,9 @@ fn without_markup_a_lone_stone_counted_standing_is_named() {
         m.contains("by the rules the japanese count gives W+13"),
         "{m}"
     );
+    assert_eq!(reading(&standing), Some(ReadingKind::LoneStonesStanding));
     assert_eq!(common::codes(&with("W+13")), Vec::<&str>::new());
-    assert_eq!(common::codes(&with("W+15")), ["C601"]);
+    let wrong = with("W+15");
+    assert_eq!(common::codes(&wrong), ["C601"]);
+    assert_eq!(reading(&wrong), None);
 }

@@ -73,6 +73,7 @@ struct CheckJson<'a> {
     markup_computed: Option<&'a str>,
     markup_match: Option<bool>,
     matching_countings: Vec<&'static str>,
+    reading: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -279,6 +280,7 @@ fn game_json<'a>(file: &'a FileInfo, g: &'a GameReport) -> GameJson<'a> {
                 markup_computed: c.markup_computed.as_deref(),
                 markup_match: c.markup_matches,
                 matching_countings: c.matching.iter().map(|c| c.key()).collect(),
+                reading: c.reading.map(|r| r.key()),
             });
         }
     }

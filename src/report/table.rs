@@ -409,6 +409,11 @@ pub const GAME_COLUMNS: &[Column<GameValue>] = &[
         kind: Kind::Text,
         value: |_, g| v(first_illegal(g, Ruleset::Swedish).map(|i| i.kind.key())),
     },
+    Column {
+        name: "check_reading",
+        kind: Kind::Text,
+        value: |_, g| v(check(g).and_then(|c| c.reading.map(|r| r.key()))),
+    },
 ];
 
 /// The columns of the findings table, in order.

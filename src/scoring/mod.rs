@@ -13,7 +13,7 @@ pub mod recorded;
 pub mod result_check;
 
 pub use self::divergence::{Components, Divergence};
-pub use self::result_check::ResultCheck;
+pub use self::result_check::{ReadingKind, ResultCheck};
 
 use self::counting::{Counting, Score, Scores, Tally};
 use self::final_position::FinalPosition;
@@ -320,6 +320,7 @@ fn common_readings(
     let left_out = notes::rule8_points(pos, board);
     if !left_out.is_empty() {
         out.push(Reading {
+            kind: ReadingKind::TerritoryAsItStands,
             counting: Counting::Japanese,
             score: counter.score(Counting::Japanese, &Tally::topological(pos)),
             what: format!("counts as territory what rule 8 leaves out: {left_out}"),
@@ -345,6 +346,7 @@ fn common_readings(
                 })
                 .collect();
             out.push(Reading {
+                kind: ReadingKind::LoneStonesStanding,
                 counting: c,
                 score: counter.score(c, &Tally::of(&alt, c)),
                 what: format!(

@@ -28,6 +28,29 @@ pub struct ResultCheck {
     pub markup_matches: Option<bool>,
     /// The countings whose count of the final position gives RE.
     pub matching: Vec<Counting>,
+    /// Without markup, when the rules' count misses RE: the common reading
+    /// whose count gives it (C609).
+    pub reading: Option<ReadingKind>,
+}
+
+/// The common readings of a final position that the rules do not share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadingKind {
+    /// The territory as it stands: the points Japanese rule 8 leaves out
+    /// (seki eyes, points to fill) counted for their owner.
+    TerritoryAsItStands,
+    /// Lone stones in atari that only Japanese rule 7 makes dead left standing.
+    LoneStonesStanding,
+}
+
+impl ReadingKind {
+    /// The name in the outputs.
+    pub fn key(self) -> &'static str {
+        match self {
+            ReadingKind::TerritoryAsItStands => "territory_as_it_stands",
+            ReadingKind::LoneStonesStanding => "lone_stones_standing",
+        }
+    }
 }
 
 /// The counting RU asks for.
@@ -88,6 +111,7 @@ pub struct CheckInput<'a> {
 /// RE is such a count the record is consistent, and the rules differ from how
 /// it was counted (C609, not C601).
 pub struct Reading {
+    pub kind: ReadingKind,
     /// The counting and its count under this reading.
     pub counting: Counting,
     pub score: Score,
@@ -239,6 +263,7 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         markup_computed: markup_score.map(Score::result),
         markup_matches,
         matching,
+        reading: reading.map(|r| r.kind),
     })
 }
 
