@@ -542,6 +542,18 @@ fn results_part(s: &mut String, sm: &Summary) {
         }
         s.push_str("</table>\n");
     }
+    if !sm.readings.is_empty() {
+        let parts: Vec<String> = sm
+            .readings
+            .iter()
+            .map(|(r, n)| format!("{r} {n}"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "<p>Recorded results given instead by a common reading (C609): {}.</p>",
+            escape(&parts.join(", "))
+        );
+    }
     if !sm.not_scored.is_empty() {
         s.push_str("<p>Games not scored: ");
         let parts: Vec<String> = sm

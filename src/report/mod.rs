@@ -117,6 +117,9 @@ pub struct Summary {
     pub not_scored: BTreeMap<NotScored, u64>,
     /// Result checks made and matched, per line.
     pub result_checks: BTreeMap<CheckLine, (u64, u64)>,
+    /// Records without markup whose RE a common reading gives where the
+    /// rules' count does not (C609), per reading.
+    pub readings: BTreeMap<&'static str, u64>,
     /// Per pair of countings: games whose winner changes, and how often each
     /// cause takes part in such a change.
     pub winner_changes: BTreeMap<[Counting; 2], (u64, BTreeMap<&'static str, u64>)>,
@@ -181,6 +184,9 @@ impl Summary {
                     }
                     if let Some(m) = c.markup_matches {
                         count(CheckLine::Markup, m);
+                    }
+                    if let Some(r) = c.reading {
+                        *self.readings.entry(r.key()).or_default() += 1;
                     }
                 }
                 for d in s.divergence.iter().filter(|d| d.winner_changes) {

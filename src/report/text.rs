@@ -100,6 +100,14 @@ impl<W: Write> Reporter for TextReporter<W> {
                 line.label()
             )?;
         }
+        if !s.readings.is_empty() {
+            let list: Vec<String> = s.readings.iter().map(|(r, n)| format!("{r} {n}")).collect();
+            writeln!(
+                o,
+                "  recorded result given instead by a common reading (C609): {}",
+                list.join(", ")
+            )?;
+        }
         if !s.winner_changes.is_empty() {
             writeln!(
                 o,
