@@ -30,6 +30,10 @@ const CASES: &[(&str, &[&str])] = &[
         &["explain", "corpus/rules/count-seki-two-shared.sgf"],
     ),
     (
+        "explain-lone-stone-standing",
+        &["explain", "corpus/rules/count-lone-stone-standing.sgf"],
+    ),
+    (
         "jsonl-ko-immediate",
         &[
             "check",

@@ -413,6 +413,13 @@ fn explain_end(
                 matching.join(", ")
             }
         )?;
+        if let Some(r) = c.reading {
+            writeln!(
+                out,
+                "  the common reading that gives RE: {} (C609)",
+                r.key()
+            )?;
+        }
     }
     if !s.divergence.is_empty() {
         writeln!(
