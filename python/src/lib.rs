@@ -120,6 +120,7 @@ fn summary_json(s: &Summary) -> String {
         "findings_by_severity": by_severity,
         "findings_by_code": by_code,
         "codes": codes,
+        "readings": s.readings,
     })
     .to_string()
 }

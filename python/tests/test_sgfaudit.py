@@ -71,6 +71,16 @@ def test_audit_equals_the_cli_parquet(cli_tables):
     }
     assert got == {k: (n, len(g)) for k, (n, g) in expected.items()}
     assert got[("R405", "error")][1] < got[("R405", "error")][0]
+    # The common readings, against the games table's check_reading column.
+    readings = {}
+    for r in games.column("check_reading").to_pylist():
+        if r is not None:
+            readings[r] = readings.get(r, 0) + 1
+    assert result.summary["readings"] == readings
+    # corpus/rules/count-lone-stone-standing.sgf: RE counts White's lone
+    # stone standing (hand count in the file).
+    rules = sgfaudit.audit(["corpus/rules"])
+    assert rules.summary["readings"] == {"lone_stones_standing": 1}
 
 
 def test_duckdb_reads_the_cli_parquet(cli_tables):
