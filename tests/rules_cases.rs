@@ -183,6 +183,16 @@ const CASES: &[Case] = &[
         no_result: None,
         codes: &["C609"],
     },
+    // RE counts standing two stones in atari that cannot escape: consistent,
+    // and the rules differ (C609).
+    Case {
+        file: "count-stones-in-atari-standing",
+        aga: &[],
+        japanese: &[],
+        swedish: &[],
+        no_result: None,
+        codes: &["C609"],
+    },
     Case {
         file: "count-unsettled-japanese",
         aga: &[],

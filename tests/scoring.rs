@@ -941,3 +941,31 @@ fn without_markup_a_lone_stone_counted_standing_is_named() {
     assert_eq!(common::codes(&wrong), ["C601"]);
     assert_eq!(reading(&wrong), None);
 }
+
+#[test]
+fn without_markup_two_stones_in_atari_counted_standing_are_named() {
+    // corpus/rules/count-stones-in-atari-standing.sgf (hand count in its
+    // comment): W+14 by the rules with White's bb-bc dead, W+19 with them
+    // standing. Not lone stones: only the wider reading gives RE.
+    let text =
+        std::fs::read_to_string(root().join("corpus/rules/count-stones-in-atari-standing.sgf"))
+            .expect("corpus/rules/count-stones-in-atari-standing.sgf");
+    let with = |re: &str| common::audit_text(&text.replace("RE[W+19]", &format!("RE[{re}]")));
+    let standing = with("W+19");
+    assert_eq!(common::codes(&standing), ["C609"]);
+    let m = &standing.games[0].findings[0].message;
+    assert!(
+        m.starts_with("RE[W+19] counts standing W B8 (bb), W B7 (bc): stones in atari"),
+        "{m}"
+    );
+    assert!(
+        m.contains("by the rules the japanese count gives W+14"),
+        "{m}"
+    );
+    assert_eq!(reading(&standing), Some(ReadingKind::StonesInAtariStanding));
+    assert_eq!(common::codes(&with("W+14")), Vec::<&str>::new());
+    // An RE that neither count gives stays a mismatch.
+    let wrong = with("W+17");
+    assert_eq!(common::codes(&wrong), ["C601"]);
+    assert_eq!(reading(&wrong), None);
+}

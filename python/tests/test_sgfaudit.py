@@ -78,9 +78,13 @@ def test_audit_equals_the_cli_parquet(cli_tables):
             readings[r] = readings.get(r, 0) + 1
     assert result.summary["readings"] == readings
     # corpus/rules/count-lone-stone-standing.sgf: RE counts White's lone
-    # stone standing (hand count in the file).
+    # stone standing; count-stones-in-atari-standing.sgf: two White stones in
+    # atari (hand counts in the files).
     rules = sgfaudit.audit(["corpus/rules"])
-    assert rules.summary["readings"] == {"lone_stones_standing": 1}
+    assert rules.summary["readings"] == {
+        "lone_stones_standing": 1,
+        "stones_in_atari_standing": 1,
+    }
 
 
 def test_duckdb_reads_the_cli_parquet(cli_tables):

@@ -1,12 +1,13 @@
 //! What a record's TB/TW territory markup says: its dead stones, the lone
 //! stones it leaves standing that Japanese rule 7 makes dead (and the same
-//! stones among estimated dead stones, which a record without markup may have
-//! counted standing), and the record's own count (the markup counted as marked).
+//! stones, or every string in atari with no way out, among estimated dead
+//! stones, which a record without markup may have counted standing), and the
+//! record's own count (the markup counted as marked).
 
 use super::counting::Tally;
 use crate::core::board::{Board, Color, Point};
 use crate::core::game::Markup;
-use crate::core::grid::{Grid, NONE};
+use crate::core::grid::{Flood, Grid, NONE};
 
 /// Dead stones from territory markup. A string is dead when one of its stones
 /// stands on a point marked as the opponent's territory (CGoban, KGS), or when it
@@ -121,6 +122,60 @@ pub fn estimated_dead_by_rule7(board: &Board, dead: &[Point]) -> Vec<Point> {
         .chain(w)
         .filter(|p| lone.contains(&p))
         .collect();
+    out.sort_by_key(|p| (p.y, p.x));
+    out
+}
+
+/// The estimated dead stones that stand in atari with no way out (Japanese
+/// rule 7-1: they cannot avoid capture): strings of any size with one
+/// liberty, beside no opponent string in atari and no dead opponent stone,
+/// whose owner's play on the liberty captures nothing and leaves the string
+/// in atari or without liberties. A superset of [`estimated_dead_by_rule7`]'s
+/// stones: it also holds strings of two stones or more and stones whose
+/// extension stays in atari, which players leave standing too.
+pub fn estimated_dead_in_atari(board: &Board, dead: &[Point]) -> Vec<Point> {
+    let g = Grid::from_board(board);
+    let mut is_dead = vec![false; g.cells.len()];
+    for p in dead {
+        if usize::from(p.x) < g.n && usize::from(p.y) < g.n {
+            is_dead[g.index(*p)] = true;
+        }
+    }
+    let mut flood = Flood::new(g.cells.len());
+    let mut seen = vec![false; g.cells.len()];
+    let mut out = Vec::new();
+    for start in 0..g.cells.len() {
+        let Some(c) = g.cells[start] else { continue };
+        if !is_dead[start] || seen[start] {
+            continue;
+        }
+        let libs = flood.liberties(&g, start);
+        let string = flood.string.clone();
+        for &i in &string {
+            seen[i] = true;
+        }
+        if libs.count != 1 || string.iter().any(|&i| !is_dead[i]) {
+            continue;
+        }
+        let attackers: Vec<usize> = string
+            .iter()
+            .flat_map(|&i| g.neighbours(i))
+            .filter(|&j| g.cells[j] == Some(c.opponent()))
+            .collect();
+        let trapped = attackers
+            .iter()
+            .all(|&j| !is_dead[j] && flood.liberties(&g, j).count >= 2);
+        if !trapped {
+            continue;
+        }
+        let lib = g.point(libs.first);
+        let mut fill = board.clone();
+        let placed = fill.place(lib, c);
+        if placed.captured > 0 || (placed.self_captured == 0 && fill.liberties(lib) >= 2) {
+            continue;
+        }
+        out.extend(string.iter().map(|&i| g.point(i)));
+    }
     out.sort_by_key(|p| (p.y, p.x));
     out
 }
@@ -250,5 +305,39 @@ mod tests {
             .filter(|p| LONE[usize::from(p.y)].as_bytes()[usize::from(p.x)] == b'O')
             .collect();
         assert!(added(&LONE, &around).is_empty());
+    }
+
+    /// The stones of `rows` in atari with no way out, given every stone of
+    /// the colour `dead` as dead.
+    fn in_atari(rows: &[&str], dead: u8) -> Vec<String> {
+        let board = Board::from_rows(rows);
+        let all: Vec<Point> = (0..rows.len())
+            .flat_map(|y| (0..rows[y].len()).map(move |x| (x, y)))
+            .filter(|&(x, y)| rows[y].as_bytes()[x] == dead)
+            .filter_map(|(x, y)| Some(Point::new(u8::try_from(x).ok()?, u8::try_from(y).ok()?)))
+            .collect();
+        estimated_dead_in_atari(&board, &all)
+            .iter()
+            .map(|p| p.sgf())
+            .collect()
+    }
+
+    #[test]
+    fn stones_in_atari_with_no_way_out_are_found_whatever_their_size() {
+        assert_eq!(in_atari(&LONE, b'X'), ["cb"]);
+        assert_eq!(
+            in_atari(&["OOOOO", "O.XXO", "OOOOO", ".....", "XXXXX"], b'X'),
+            ["cb", "db"]
+        );
+        // The extension to bb stays in atari (its one liberty ab).
+        assert_eq!(
+            in_atari(&["OOOOO", "..XOO", "OOOOO", ".....", "XXXXX"], b'X'),
+            ["cb"]
+        );
+        // The extension gives two liberties: the stone can run.
+        assert!(in_atari(&["O...O", "OOXOO", "OOOOO", ".....", "XXXXX"], b'X').is_empty());
+        // A White stone beside it in atari: Black captures and escapes.
+        let capture = ["......", ".XOO..", "XO.XO.", ".XOO..", "......", "......"];
+        assert!(in_atari(&capture, b'X').is_empty());
     }
 }

@@ -308,7 +308,9 @@ impl Counter<'_> {
 /// counted by, besides the rules' ([`Reading`]): the Japanese count of the
 /// territory as it stands, when rule 8 leaves points out; and, with estimated
 /// dead stones, the count under the declared rules (Japanese without) with the
-/// lone stones only rule 7 makes dead left standing.
+/// lone stones only rule 7 makes dead left standing, and with every dead string
+/// in atari with no way out left standing when those are more. Each reading
+/// stands its stones all together: one way of counting, not a choice per stone.
 fn common_readings(
     board: &Board,
     dead: &DeadStones,
@@ -328,10 +330,15 @@ fn common_readings(
     }
     if dead.source == DeadSource::Estimated {
         let all = dead.all();
-        let standing = markup::estimated_dead_by_rule7(board, &all);
-        if !standing.is_empty() {
+        let lone = markup::estimated_dead_by_rule7(board, &all);
+        let in_atari = markup::estimated_dead_in_atari(board, &all);
+        let standing_reading = |kind, standing: &[Point], why: &str| {
             let c = declared.unwrap_or(Counting::Japanese);
-            let rest: Vec<Point> = all.into_iter().filter(|p| !standing.contains(p)).collect();
+            let rest: Vec<Point> = all
+                .iter()
+                .filter(|p| !standing.contains(p))
+                .copied()
+                .collect();
             let alt = final_position::analyse(board, &rest);
             let names: Vec<String> = standing
                 .iter()
@@ -345,16 +352,28 @@ fn common_readings(
                     ))
                 })
                 .collect();
-            out.push(Reading {
-                kind: ReadingKind::LoneStonesStanding,
+            Reading {
+                kind,
                 counting: c,
                 score: counter.score(c, &Tally::of(&alt, c)),
-                what: format!(
-                    "counts standing {}: lone stones in atari whose owner cannot fill the last \
-                     liberty, dead by Japanese rule 7",
-                    names.join(", ")
-                ),
-            });
+                what: format!("counts standing {}: {why}", names.join(", ")),
+            }
+        };
+        if !lone.is_empty() {
+            out.push(standing_reading(
+                ReadingKind::LoneStonesStanding,
+                &lone,
+                "lone stones in atari whose owner cannot fill the last liberty, dead by \
+                 Japanese rule 7",
+            ));
+        }
+        if in_atari != lone {
+            out.push(standing_reading(
+                ReadingKind::StonesInAtariStanding,
+                &in_atari,
+                "stones in atari that cannot escape (their owner's play on the last liberty \
+                 captures nothing and leaves them in atari or captured), dead by Japanese rule 7",
+            ));
         }
     }
     out
