@@ -57,8 +57,10 @@ class AuditResult:
     difference split into its causes), and the run's counts (files, games,
     games_ok, games_error, moves, scored, findings_by_severity,
     findings_by_code, codes: per code and severity its name, findings
-    and the games it fires in, and readings: per common reading, the
-    records whose RE it gives where the rules' count does not)."""
+    and the games it fires in; results: per result check, the records
+    checked and those whose RE it reproduces; and readings: per common
+    reading, the records whose RE it gives where the rules' count does
+    not)."""
 
     games: pa.Table
     findings: pa.Table

@@ -104,6 +104,21 @@ fn summary_json(s: &Summary) -> String {
             })
         })
         .collect();
+    // The CLI's "recorded result reproduced" lines: per check, the records
+    // checked and those whose RE it reproduces.
+    let results: Vec<serde_json::Value> = s
+        .result_checks
+        .iter()
+        .map(|(line, &(checked, reproduced))| {
+            let (check, dead_stones) = line.key();
+            serde_json::json!({
+                "check": check,
+                "dead_stones": dead_stones,
+                "checked": checked,
+                "reproduced": reproduced,
+            })
+        })
+        .collect();
     let by_severity: std::collections::BTreeMap<&str, u64> = s
         .by_severity
         .iter()
@@ -120,6 +135,7 @@ fn summary_json(s: &Summary) -> String {
         "findings_by_severity": by_severity,
         "findings_by_code": by_code,
         "codes": codes,
+        "results": results,
         "readings": s.readings,
     })
     .to_string()

@@ -77,6 +77,35 @@ def test_audit_equals_the_cli_parquet(cli_tables):
         if r is not None:
             readings[r] = readings.get(r, 0) + 1
     assert result.summary["readings"] == readings
+    # The "recorded result reproduced" lines, against the games table's
+    # check columns counted by hand.
+    checks = {}
+
+    def count(key, reproduced):
+        entry = checks.setdefault(key, [0, 0])
+        entry[0] += 1
+        entry[1] += int(reproduced)
+
+    columns = ("check_match", "check_ruleset", "dead_stones", "dead_uncertain")
+    for match, ruleset, source, uncertain, markup_match in zip(
+        *(games.column(c).to_pylist() for c in columns + ("check_markup_match",))
+    ):
+        if match is None:
+            continue
+        if ruleset:
+            count(("declared_rules", source), match)
+            if source == "estimated" and uncertain == 0:
+                count(("declared_rules_none_uncertain", "estimated"), match)
+        else:
+            count(("some_counting_without_ru", None), match)
+        if markup_match is not None:
+            count(("own_count", None), markup_match)
+    got = {
+        (r["check"], r["dead_stones"]): [r["checked"], r["reproduced"]]
+        for r in result.summary["results"]
+    }
+    assert got == checks
+    assert ("own_count", None) in got and ("declared_rules", "markup") in got
     # corpus/rules/count-lone-stone-standing.sgf: RE counts White's lone
     # stone standing; count-stones-in-atari-standing.sgf: two White stones in
     # atari (hand counts in the files).

@@ -40,6 +40,17 @@ pub enum CheckLine {
 }
 
 impl CheckLine {
+    /// The check's name in machine-readable summaries (the Python package's
+    /// `summary["results"]`), with the dead-stone source where it has one.
+    pub fn key(self) -> (&'static str, Option<&'static str>) {
+        match self {
+            CheckLine::Rules(source) => ("declared_rules", Some(source.key())),
+            CheckLine::RulesSure => ("declared_rules_none_uncertain", Some("estimated")),
+            CheckLine::Markup => ("own_count", None),
+            CheckLine::AnyCounting => ("some_counting_without_ru", None),
+        }
+    }
+
     /// How the summary names the line.
     pub fn label(self) -> String {
         match self {
