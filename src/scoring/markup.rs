@@ -135,12 +135,7 @@ pub fn estimated_dead_by_rule7(board: &Board, dead: &[Point]) -> Vec<Point> {
 /// extension stays in atari, which players leave standing too.
 pub fn estimated_dead_in_atari(board: &Board, dead: &[Point]) -> Vec<Point> {
     let g = Grid::from_board(board);
-    let mut is_dead = vec![false; g.cells.len()];
-    for p in dead {
-        if usize::from(p.x) < g.n && usize::from(p.y) < g.n {
-            is_dead[g.index(*p)] = true;
-        }
-    }
+    let is_dead = dead_cells(&g, dead);
     let mut flood = Flood::new(g.cells.len());
     let mut seen = vec![false; g.cells.len()];
     let mut out = Vec::new();
@@ -180,6 +175,17 @@ pub fn estimated_dead_in_atari(board: &Board, dead: &[Point]) -> Vec<Point> {
     out
 }
 
+/// Per cell of `g`, whether it holds one of the stones `dead`.
+fn dead_cells<'p>(g: &Grid, dead: impl IntoIterator<Item = &'p Point>) -> Vec<bool> {
+    let mut is_dead = vec![false; g.cells.len()];
+    for p in dead {
+        if usize::from(p.x) < g.n && usize::from(p.y) < g.n {
+            is_dead[g.index(*p)] = true;
+        }
+    }
+    is_dead
+}
+
 /// [`dead_by_rule7`] with the other dead stones `dead`, and `owners_mark`
 /// saying whether a point is marked as its owner's territory.
 fn lone_stones_dead_by_rule7<'p>(
@@ -188,12 +194,7 @@ fn lone_stones_dead_by_rule7<'p>(
     owners_mark: impl Fn(Color, Point) -> bool,
 ) -> (Vec<Point>, Vec<Point>) {
     let g = Grid::from_board(board);
-    let mut is_dead = vec![false; g.cells.len()];
-    for p in dead {
-        if usize::from(p.x) < g.n && usize::from(p.y) < g.n {
-            is_dead[g.index(*p)] = true;
-        }
-    }
+    let is_dead = dead_cells(&g, dead);
     let (mut add_b, mut add_w) = (Vec::new(), Vec::new());
     for i in 0..g.cells.len() {
         let Some(c) = g.cells[i] else { continue };
