@@ -1,7 +1,8 @@
 """The Python package against the command line, on the bundled corpus.
 
 Run from the repository root (.ci/run does): the CLI binary is
-target/release/sgfaudit, built by `cargo build --release`.
+target/release/sgfaudit (under $CARGO_TARGET_DIR when it is set), built by
+`cargo build --release`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 import sgfaudit
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI = ROOT / "target" / "release" / "sgfaudit"
+CLI = Path(os.environ.get("CARGO_TARGET_DIR") or ROOT / "target", "release", "sgfaudit")
 CORPUS = "corpus/"
 
 
