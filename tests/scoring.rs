@@ -639,8 +639,8 @@ fn the_records_own_count_is_checked_apart_from_the_rules_count() {
 #[test]
 fn the_estimator_finds_the_kgs_servers_dead_stones() {
     // The players' agreed dead stones (the server's markup) against the
-    // estimate of the final position: measured 386 of 400 (96.5%; docs/RULES.md;
-    // 382-386 over other seeds). The floor guards against regressions.
+    // estimate of the final position: measured 387 of 400 (96.8%; docs/RULES.md;
+    // 383-387 over other seeds). The floor guards against regressions.
     let Some(dir) = common::kgs_scored() else {
         return;
     };
@@ -653,7 +653,7 @@ fn the_estimator_finds_the_kgs_servers_dead_stones() {
         }
     }
     assert_eq!(games, 400);
-    assert!(agree * 1000 >= games * 960, "{agree} of {games}");
+    assert!(agree * 1000 >= games * 965, "{agree} of {games}");
 }
 
 #[test]

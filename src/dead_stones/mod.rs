@@ -430,7 +430,10 @@ fn saved_by_ko(p: &Grid, chain: &[u32], dead: &[bool], at: usize) -> bool {
 
 /// Seki (`seki.rs`): a chain called dead that reading did not prove captured
 /// lives when, on the position without the other dead stones, it is in seki.
-/// Each chain is judged on that same position, so the order does not matter.
+/// Such chains of one colour that share an eye point (an empty point whose
+/// neighbours are all their stones) are judged as one: the opponent cannot
+/// fill that point while either has another liberty. Each chain is judged on
+/// that same position, so the order does not matter.
 fn alive_in_seki(p: &Grid, chain: &[u32], dead: &mut [bool], verdict: &mut [Option<bool>]) {
     let candidate: Vec<bool> = (0..dead.len())
         .map(|k| dead[k] && verdict[k] != Some(false))
@@ -448,26 +451,134 @@ fn alive_in_seki(p: &Grid, chain: &[u32], dead: &mut [bool], verdict: &mut [Opti
     if stones.iter().all(Vec::is_empty) {
         return;
     }
+    let unit = shared_eye_units(p, chain, &candidate);
     let mut flood = crate::core::grid::Flood::new(p.cells.len());
-    let mut revived = Vec::new();
-    for (k, stones) in stones.iter().enumerate() {
-        let Some(&first) = stones.first() else {
+    let mut revived: Vec<usize> = Vec::new();
+    for k in 0..stones.len() {
+        if unit[k] != k || stones[k].is_empty() {
             continue;
+        }
+        let members: Vec<usize> = (0..stones.len()).filter(|&m| unit[m] == k).collect();
+        let starts: Vec<usize> = members
+            .iter()
+            .filter_map(|&m| stones[m].first().copied())
+            .collect();
+        for &m in &members {
+            for &i in &stones[m] {
+                cleared.cells[i] = p.cells[i];
+            }
+        }
+        let eyes = if members.len() > 1 {
+            joining_eyes(p, chain, &unit, k)
+        } else {
+            Vec::new()
         };
-        for &i in stones {
-            cleared.cells[i] = p.cells[i];
+        if seki::in_seki(&mut cleared, &starts, &eyes, &mut flood) {
+            revived.extend(&members);
+        } else if members.len() > 1 {
+            // Joined through a false eye: each string is judged alone.
+            for &m in &members {
+                let Some(&first) = stones[m].first() else {
+                    continue;
+                };
+                for &o in &members {
+                    if o != m {
+                        for &i in &stones[o] {
+                            cleared.cells[i] = None;
+                        }
+                    }
+                }
+                if seki::in_seki(&mut cleared, &[first], &[], &mut flood) {
+                    revived.push(m);
+                }
+                for &o in &members {
+                    for &i in &stones[o] {
+                        cleared.cells[i] = p.cells[i];
+                    }
+                }
+            }
         }
-        if seki::in_seki(&mut cleared, first, &mut flood) {
-            revived.push(k);
-        }
-        for &i in stones {
-            cleared.cells[i] = None;
+        for &m in &members {
+            for &i in &stones[m] {
+                cleared.cells[i] = None;
+            }
         }
     }
     for k in revived {
         dead[k] = false;
         verdict[k] = Some(true);
     }
+}
+
+/// The empty points of `p` that join the chains of the unit `root` of
+/// [`shared_eye_units`]: every neighbour a stone of that unit, and two chains or
+/// more among them.
+fn joining_eyes(p: &Grid, chain: &[u32], unit: &[usize], root: usize) -> Vec<usize> {
+    (0..p.cells.len())
+        .filter(|&i| {
+            if p.cells[i].is_some() {
+                return false;
+            }
+            let mut first = None;
+            let mut two = false;
+            for j in p.neighbours(i) {
+                let ch = chain[j];
+                if ch == NONE || unit[ch as usize] != root {
+                    return false;
+                }
+                match first {
+                    None => first = Some(ch),
+                    Some(f) => two |= f != ch,
+                }
+            }
+            two
+        })
+        .collect()
+}
+
+/// For each chain, the smallest chain it shares an eye point with, directly
+/// or through others (itself when none): only `candidate` chains are joined,
+/// through an empty point of `p` whose neighbours are all stones of candidate
+/// chains of one colour.
+fn shared_eye_units(p: &Grid, chain: &[u32], candidate: &[bool]) -> Vec<usize> {
+    let mut unit: Vec<usize> = (0..candidate.len()).collect();
+    fn root(unit: &mut [usize], mut k: usize) -> usize {
+        while unit[k] != k {
+            unit[k] = unit[unit[k]];
+            k = unit[k];
+        }
+        k
+    }
+    for i in 0..p.cells.len() {
+        if p.cells[i].is_some() {
+            continue;
+        }
+        let mut colour = None;
+        let mut around = [usize::MAX; 4];
+        let mut n = 0;
+        let mut eye = true;
+        for j in p.neighbours(i) {
+            let ch = chain[j];
+            if ch == NONE || !candidate[ch as usize] || (colour.is_some() && colour != p.cells[j]) {
+                eye = false;
+                break;
+            }
+            colour = p.cells[j];
+            around[n] = ch as usize;
+            n += 1;
+        }
+        if !eye || n < 2 {
+            continue;
+        }
+        for &k in &around[1..n] {
+            let (a, b) = (root(&mut unit, around[0]), root(&mut unit, k));
+            unit[a.max(b)] = a.min(b);
+        }
+    }
+    for k in 0..unit.len() {
+        unit[k] = root(&mut unit, k);
+    }
+    unit
 }
 
 /// Dead stones are taken off as the opponent's prisoners and their points
@@ -624,6 +735,40 @@ mod tests {
 
     fn names(v: &[Point]) -> Vec<String> {
         v.iter().map(|p| p.sgf()).collect()
+    }
+
+    #[test]
+    fn chains_called_dead_that_share_an_eye_are_judged_together() {
+        // The corner of seki.rs's tests: Black's two strings at the top
+        // right share the corner eye and live in seki once Black fills the
+        // neutral point between its wall and its stones at (6, 3). Called
+        // dead (as light playouts do), both come back; White's group stays.
+        let p = Grid::from_board(&Board::from_rows(&[
+            "....XOXX.", //
+            "....XO.OX", //
+            "....XOOO.", //
+            "....X.XOO", //
+            "....X.XXX", //
+            ".........", //
+            ".........", //
+            ".........", //
+            ".........", //
+        ]));
+        let (chain, colors) = p.chains();
+        let at = |x: usize, y: usize| chain[y * p.n + x] as usize;
+        let corner = [at(6, 0), at(8, 1)];
+        let mut dead = vec![false; colors.len()];
+        for k in corner {
+            dead[k] = true;
+        }
+        let mut verdict = vec![None; colors.len()];
+        let unit = shared_eye_units(&p, &chain, &dead);
+        assert_eq!(unit[corner[0]], unit[corner[1]]);
+        assert_eq!(joining_eyes(&p, &chain, &unit, unit[corner[0]]), vec![8]);
+        alive_in_seki(&p, &chain, &mut dead, &mut verdict);
+        assert!(dead.iter().all(|&d| !d), "both strings live in seki");
+        assert_eq!(verdict[corner[0]], Some(true));
+        assert_eq!(verdict[corner[1]], Some(true));
     }
 
     #[test]

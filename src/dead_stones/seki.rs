@@ -5,9 +5,18 @@
 //! a chain that neither side can approach is lost in most playouts. This test
 //! decides such a chain by the definition of seki instead (Japanese rule 8 and
 //! its commentary: living stones that share liberties neither side can fill;
-//! AGA rule 12's seki). On the position with the estimate's other dead stones
-//! removed:
+//! AGA rule 12's seki). A chain is one string, or strings of one colour that
+//! share an eye point (the caller joins them); it is judged on the position
+//! with the estimate's other dead stones removed:
 //!
+//! 0. The neutral points beside the opponent's strings around the chain that
+//!    join two strings of the chain's owner, and no two of the opponent's, are
+//!    filled by the owner where that is safe: a player fills the dame that
+//!    joins its own strings, as a Japanese count does first
+//!    (`scoring::japanese`). Then a joined chain must keep every string with
+//!    two liberties, and no eye point joining its strings may be false: a
+//!    diagonal point holding an opponent stone whose string has a liberty
+//!    outside the chain's (two such points away from the edge, one on it).
 //! 1. The opponent fills, one at a time, every liberty of the chain that
 //!    touches one of its stones and that it can fill safely: its string there
 //!    keeps two liberties (an approach from outside), or the fill captures the
@@ -33,34 +42,48 @@
 use crate::core::board::Color;
 use crate::core::grid::{Flood, Grid};
 
-/// Whether the chain of stones at `start` in `g` (a position without the
-/// estimate's other dead stones) lives in seki. `g` is used as scratch and
-/// restored before returning.
-pub(super) fn in_seki(g: &mut Grid, start: usize, flood: &mut Flood) -> bool {
-    let Some(c) = g.cells[start] else {
+/// Whether the chain of stones at `starts` in `g` (a position without the
+/// estimate's other dead stones) lives in seki: one string, or strings of one
+/// colour that share an eye point, judged as one chain. `g` is used as scratch
+/// and restored before returning.
+///
+/// `eyes` are the eye points that join the strings (none for one string). A
+/// joined chain is judged as one only when none of them is a false eye once
+/// the dame that join the owner's strings are filled ([`false_eye`]): where
+/// one is, the caller judges the strings one by one.
+pub(super) fn in_seki(g: &mut Grid, starts: &[usize], eyes: &[usize], flood: &mut Flood) -> bool {
+    let Some(&first) = starts.first() else {
         return false;
     };
+    let Some(c) = g.cells[first] else {
+        return false;
+    };
+    if starts.iter().any(|&s| g.cells[s] != Some(c)) {
+        return false;
+    }
     let e = c.opponent();
     let mut placed = Vec::new();
-    let verdict = settle(g, start, c, e, flood, &mut placed);
+    let verdict = settle(g, starts, eyes, c, e, flood, &mut placed);
     for p in placed {
         g.cells[p] = None;
     }
     verdict
 }
 
-/// Steps 1 to 3 of the module's test; the opponent's fills are left in
-/// `placed` for the caller to take back.
+/// Steps 0 to 3 of the module's test; the fills are left in `placed` for the
+/// caller to take back.
 fn settle(
     g: &mut Grid,
-    start: usize,
+    starts: &[usize],
+    eyes: &[usize],
     c: Color,
     e: Color,
     flood: &mut Flood,
     placed: &mut Vec<usize>,
 ) -> bool {
-    let (stones, mut libs) = chain_and_liberties(g, start);
-    if libs.len() < 2 {
+    join_own_strings(g, starts, c, e, flood, placed);
+    let (stones, mut libs) = chain_and_liberties(g, starts);
+    if !each_keeps_two(g, starts, flood) || eyes.iter().any(|&t| false_eye(g, t, &libs, e)) {
         return false;
     }
     // A string of the opponent's in atari beside the chain: the chain's owner
@@ -106,8 +129,8 @@ fn settle(
         if !filled {
             break;
         }
-        libs = chain_and_liberties(g, start).1;
-        if libs.len() < 2 {
+        libs = chain_and_liberties(g, starts).1;
+        if !each_keeps_two(g, starts, flood) {
             return false;
         }
     }
@@ -135,7 +158,7 @@ fn settle(
         // The opponent's strings this fill would join each have every
         // liberty among the chain's: they cannot gain one but by capturing.
         let enclosed = g.neighbours(l).all(|j| {
-            g.cells[j] != Some(e) || chain_and_liberties(g, j).1.iter().all(|&t| is_lib[t])
+            g.cells[j] != Some(e) || chain_and_liberties(g, &[j]).1.iter().all(|&t| is_lib[t])
         });
         shared |= enclosed && own_fill < 2;
     }
@@ -212,12 +235,126 @@ fn killable(g: &Grid, space: &[usize]) -> bool {
     }
 }
 
-/// The stones of the chain at `start` and its liberties, in the order found.
-fn chain_and_liberties(g: &Grid, start: usize) -> (Vec<usize>, Vec<usize>) {
+/// Step 0: the neutral points beside the opponent's strings around the chain
+/// that join strings of the chain's owner and no two strings of the opponent's
+/// are filled by the owner, when its string there keeps two liberties and the
+/// fill captures nothing: a player fills the dame that joins its own strings
+/// (the Japanese settlement's first step, `scoring::japanese`). A point beside
+/// the chain itself is left to steps 1 and 2.
+fn join_own_strings(
+    g: &mut Grid,
+    starts: &[usize],
+    c: Color,
+    e: Color,
+    flood: &mut Flood,
+    placed: &mut Vec<usize>,
+) {
+    loop {
+        let (stones, libs) = chain_and_liberties(g, starts);
+        let mut outside = Vec::new();
+        let mut seen = vec![false; g.cells.len()];
+        for &s in &stones {
+            for j in g.neighbours(s) {
+                if g.cells[j] == Some(e) && !seen[j] {
+                    let (theirs, their_libs) = chain_and_liberties(g, &[j]);
+                    for t in theirs {
+                        seen[t] = true;
+                    }
+                    outside.extend(their_libs.into_iter().filter(|q| !libs.contains(q)));
+                }
+            }
+        }
+        let mut filled = false;
+        for q in outside {
+            if g.cells[q].is_some() || strings_beside(g, q, c, flood) < 2 {
+                continue;
+            }
+            if strings_beside(g, q, e, flood) >= 2
+                || g.neighbours(q)
+                    .any(|j| g.cells[j] == Some(e) && flood.liberties(g, j).count < 2)
+            {
+                continue;
+            }
+            g.cells[q] = Some(c);
+            if flood.liberties(g, q).count >= 2 {
+                placed.push(q);
+                filled = true;
+            } else {
+                g.cells[q] = None;
+            }
+        }
+        if !filled {
+            break;
+        }
+    }
+}
+
+/// Whether the eye point `t` is false: a diagonal point holds a stone of the
+/// opponent `e` whose string has a liberty outside the chain's `libs` (two
+/// such points away from the edge, one on it). From there the opponent
+/// ataris one of the strings around the eye without filling a liberty it
+/// shares with the chain. A string whose liberties are all the chain's
+/// cannot: every move it makes there fills one of its own last liberties.
+fn false_eye(g: &Grid, t: usize, libs: &[usize], e: Color) -> bool {
+    let n = g.n;
+    let (x, y) = (t % n, t / n);
+    let on_edge = x == 0 || y == 0 || x + 1 == n || y + 1 == n;
+    let mut against = 0;
+    for (dx, dy) in [(-1i64, -1i64), (-1, 1), (1, -1), (1, 1)] {
+        let (u, v) = (x as i64 + dx, y as i64 + dy);
+        if u < 0 || v < 0 || u >= n as i64 || v >= n as i64 {
+            continue;
+        }
+        let d = v as usize * n + u as usize;
+        if g.cells[d] == Some(e)
+            && chain_and_liberties(g, &[d])
+                .1
+                .iter()
+                .any(|l| !libs.contains(l))
+        {
+            against += 1;
+        }
+    }
+    against >= if on_edge { 1 } else { 2 }
+}
+
+/// How many distinct strings of `color` touch the empty point `q`.
+fn strings_beside(g: &Grid, q: usize, color: Color, flood: &mut Flood) -> usize {
+    let mut ids = [usize::MAX; 4];
+    let mut n = 0;
+    for j in g.neighbours(q) {
+        if g.cells[j] == Some(color) {
+            let id = flood.liberties(g, j).id;
+            if !ids[..n].contains(&id) {
+                ids[n] = id;
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// Whether every string of the chain keeps two liberties.
+fn each_keeps_two(g: &Grid, starts: &[usize], flood: &mut Flood) -> bool {
+    starts
+        .iter()
+        .all(|&s| g.cells[s].is_some() && flood.liberties(g, s).count >= 2)
+}
+
+/// The stones of the chain at `starts` and its liberties, in the order found.
+fn chain_and_liberties(g: &Grid, starts: &[usize]) -> (Vec<usize>, Vec<usize>) {
+    let Some(&start) = starts.first() else {
+        return (Vec::new(), Vec::new());
+    };
     let color = g.cells[start];
     let mut seen = vec![false; g.cells.len()];
-    seen[start] = true;
-    let mut stones = vec![start];
+    let mut stones = Vec::new();
+    for &s in starts {
+        if !seen[s] && g.cells[s] == color {
+            seen[s] = true;
+            stones.push(s);
+        }
+    }
     let mut libs = Vec::new();
     let mut k = 0;
     while k < stones.len() {
@@ -250,7 +387,7 @@ mod tests {
         let before = g.clone();
         let mut flood = Flood::new(g.cells.len());
         let at = y * g.n + x;
-        let answer = in_seki(&mut g, at, &mut flood);
+        let answer = in_seki(&mut g, &[at], &[], &mut flood);
         assert_eq!(g, before, "the position is restored");
         answer
     }
@@ -312,6 +449,84 @@ mod tests {
             "X.XXXX.XX", //
         ];
         assert!(!seki_at(&rows, 5, 0));
+    }
+
+    /// Whether the chain of the strings at `starts` ((x, y) pairs), joined by
+    /// the eye points `eyes`, is in seki.
+    fn joined_seki_at(rows: &[&str], starts: &[(usize, usize)], eyes: &[(usize, usize)]) -> bool {
+        let mut g = Grid::from_board(&Board::from_rows(rows));
+        let before = g.clone();
+        let mut flood = Flood::new(g.cells.len());
+        let at = |&(x, y): &(usize, usize)| y * g.n + x;
+        let starts: Vec<usize> = starts.iter().map(at).collect();
+        let eyes: Vec<usize> = eyes.iter().map(at).collect();
+        let answer = in_seki(&mut g, &starts, &eyes, &mut flood);
+        assert_eq!(g, before, "the position is restored");
+        answer
+    }
+
+    /// Black's corner stones: the two on the top edge and the one below the
+    /// corner share the eye in the corner; White's group around them has the
+    /// two liberties beside them and the neutral point at (5, 3), between
+    /// Black's wall and Black's stones at (6, 3).
+    const CORNER: [&str; 9] = [
+        "....XOXX.", //
+        "....XO.OX", //
+        "....XOOO.", //
+        "....X.XOO", //
+        "....X.XXX", //
+        ".........", //
+        ".........", //
+        ".........", //
+        ".........", //
+    ];
+
+    #[test]
+    fn strings_sharing_an_eye_live_in_seki_once_the_dame_is_filled() {
+        // Black fills the neutral point (5, 3), which joins its two strings
+        // there. White is left the liberties (6, 1) and (8, 2): White at
+        // either is self-atari (Black captures at the other), Black at
+        // either puts a string of its own in atari beside White's capture at
+        // the corner. Neither side can approach: seki. Each string alone
+        // has a liberty (the corner) that White's group does not touch, so
+        // only the two together show it.
+        assert!(joined_seki_at(&CORNER, &[(6, 0), (8, 1)], &[(8, 0)]));
+        assert!(!joined_seki_at(&CORNER, &[(6, 0)], &[]));
+        assert!(!joined_seki_at(&CORNER, &[(8, 1)], &[]));
+    }
+
+    #[test]
+    fn a_false_eye_does_not_join_strings() {
+        // The corner eye's one diagonal point holds White's stone: it is
+        // false when that stone's string has a liberty outside the chain's,
+        // and not when all its liberties are the chain's (after Black's
+        // fill at (5, 3), White's group has only (6, 1) and (8, 2)).
+        let g = Grid::from_board(&Board::from_rows(&CORNER));
+        let at = |x: usize, y: usize| y * g.n + x;
+        let libs = chain_and_liberties(&g, &[at(6, 0), at(8, 1)]).1;
+        assert!(false_eye(&g, at(8, 0), &libs, Color::White));
+        let mut filled = g.clone();
+        filled.cells[at(5, 3)] = Some(Color::Black);
+        assert!(!false_eye(&filled, at(8, 0), &libs, Color::White));
+        // Away from the edge, one free diagonal stone leaves the eye real,
+        // two make it false.
+        let rows = [
+            ".........", //
+            ".........", //
+            "...OX....", //
+            "...X.X...", //
+            "....X....", //
+            ".........", //
+            ".........", //
+            ".........", //
+            ".........", //
+        ];
+        let g = Grid::from_board(&Board::from_rows(&rows));
+        let eye = at(4, 3);
+        assert!(!false_eye(&g, eye, &[eye], Color::White));
+        let mut two = g.clone();
+        two.cells[at(5, 4)] = Some(Color::White);
+        assert!(false_eye(&two, eye, &[eye], Color::White));
     }
 
     #[test]
