@@ -452,6 +452,14 @@ fn alive_in_seki(p: &Grid, chain: &[u32], dead: &mut [bool], verdict: &mut [Opti
         return;
     }
     let unit = shared_eye_units(p, chain, &candidate);
+    // Puts the stones of the chains `members` back on `cleared`, or takes them off.
+    let show = |cleared: &mut Grid, members: &[usize], on: bool| {
+        for &m in members {
+            for &i in &stones[m] {
+                cleared.cells[i] = if on { p.cells[i] } else { None };
+            }
+        }
+    };
     let mut flood = crate::core::grid::Flood::new(p.cells.len());
     let mut revived: Vec<usize> = Vec::new();
     for k in 0..stones.len() {
@@ -459,48 +467,30 @@ fn alive_in_seki(p: &Grid, chain: &[u32], dead: &mut [bool], verdict: &mut [Opti
             continue;
         }
         let members: Vec<usize> = (0..stones.len()).filter(|&m| unit[m] == k).collect();
-        let starts: Vec<usize> = members
+        // Each member with its first stone (every candidate has stones).
+        let firsts: Vec<(usize, usize)> = members
             .iter()
-            .filter_map(|&m| stones[m].first().copied())
+            .filter_map(|&m| stones[m].first().map(|&i| (m, i)))
             .collect();
-        for &m in &members {
-            for &i in &stones[m] {
-                cleared.cells[i] = p.cells[i];
-            }
-        }
+        let starts: Vec<usize> = firsts.iter().map(|&(_, i)| i).collect();
         let eyes = if members.len() > 1 {
             joining_eyes(p, chain, &unit, k)
         } else {
             Vec::new()
         };
-        if seki::in_seki(&mut cleared, &starts, &eyes, &mut flood) {
+        show(&mut cleared, &members, true);
+        let together = seki::in_seki(&mut cleared, &starts, &eyes, &mut flood);
+        show(&mut cleared, &members, false);
+        if together {
             revived.extend(&members);
         } else if members.len() > 1 {
             // Joined through a false eye: each string is judged alone.
-            for &m in &members {
-                let Some(&first) = stones[m].first() else {
-                    continue;
-                };
-                for &o in &members {
-                    if o != m {
-                        for &i in &stones[o] {
-                            cleared.cells[i] = None;
-                        }
-                    }
-                }
+            for &(m, first) in &firsts {
+                show(&mut cleared, &[m], true);
                 if seki::in_seki(&mut cleared, &[first], &[], &mut flood) {
                     revived.push(m);
                 }
-                for &o in &members {
-                    for &i in &stones[o] {
-                        cleared.cells[i] = p.cells[i];
-                    }
-                }
-            }
-        }
-        for &m in &members {
-            for &i in &stones[m] {
-                cleared.cells[i] = None;
+                show(&mut cleared, &[m], false);
             }
         }
     }
@@ -739,21 +729,11 @@ mod tests {
 
     #[test]
     fn chains_called_dead_that_share_an_eye_are_judged_together() {
-        // The corner of seki.rs's tests: Black's two strings at the top
-        // right share the corner eye and live in seki once Black fills the
-        // neutral point between its wall and its stones at (6, 3). Called
-        // dead (as light playouts do), both come back; White's group stays.
-        let p = Grid::from_board(&Board::from_rows(&[
-            "....XOXX.", //
-            "....XO.OX", //
-            "....XOOO.", //
-            "....X.XOO", //
-            "....X.XXX", //
-            ".........", //
-            ".........", //
-            ".........", //
-            ".........", //
-        ]));
+        // seki.rs's corner: Black's two strings at the top right share the
+        // corner eye and live in seki once Black fills the neutral point
+        // between its wall and its stones at (6, 3). Called dead (as light
+        // playouts do), both come back; White's group stays.
+        let p = Grid::from_board(&Board::from_rows(&seki::CORNER));
         let (chain, colors) = p.chains();
         let at = |x: usize, y: usize| chain[y * p.n + x] as usize;
         let corner = [at(6, 0), at(8, 1)];

@@ -119,12 +119,7 @@ fn settle(
                 g.cells[l] = None;
                 return false;
             }
-            if flood.liberties(g, l).count >= 2 {
-                placed.push(l);
-                filled = true;
-            } else {
-                g.cells[l] = None;
-            }
+            filled |= keep_with_two_liberties(g, l, flood, placed);
         }
         if !filled {
             break;
@@ -276,12 +271,7 @@ fn join_own_strings(
                 continue;
             }
             g.cells[q] = Some(c);
-            if flood.liberties(g, q).count >= 2 {
-                placed.push(q);
-                filled = true;
-            } else {
-                g.cells[q] = None;
-            }
+            filled |= keep_with_two_liberties(g, q, flood, placed);
         }
         if !filled {
             break;
@@ -316,6 +306,23 @@ fn false_eye(g: &Grid, t: usize, libs: &[usize], e: Color) -> bool {
         }
     }
     against >= if on_edge { 1 } else { 2 }
+}
+
+/// Keeps the stone just placed at `p` (recorded in `placed`) when its string
+/// has two liberties or more; else takes it back. Returns whether it was kept.
+fn keep_with_two_liberties(
+    g: &mut Grid,
+    p: usize,
+    flood: &mut Flood,
+    placed: &mut Vec<usize>,
+) -> bool {
+    if flood.liberties(g, p).count >= 2 {
+        placed.push(p);
+        true
+    } else {
+        g.cells[p] = None;
+        false
+    }
 }
 
 /// How many distinct strings of `color` touch the empty point `q`.
@@ -375,6 +382,23 @@ fn chain_and_liberties(g: &Grid, starts: &[usize]) -> (Vec<usize>, Vec<usize>) {
     }
     (stones, libs)
 }
+
+/// Black's corner stones: the two on the top edge and the one below the
+/// corner share the eye in the corner; White's group around them has the two
+/// liberties beside them and the neutral point at (5, 3), between Black's wall
+/// and Black's stones at (6, 3). A test position, here and in `mod.rs`.
+#[cfg(test)]
+pub(super) const CORNER: [&str; 9] = [
+    "....XOXX.", //
+    "....XO.OX", //
+    "....XOOO.", //
+    "....X.XOO", //
+    "....X.XXX", //
+    ".........", //
+    ".........", //
+    ".........", //
+    ".........", //
+];
 
 #[cfg(test)]
 mod tests {
@@ -464,22 +488,6 @@ mod tests {
         assert_eq!(g, before, "the position is restored");
         answer
     }
-
-    /// Black's corner stones: the two on the top edge and the one below the
-    /// corner share the eye in the corner; White's group around them has the
-    /// two liberties beside them and the neutral point at (5, 3), between
-    /// Black's wall and Black's stones at (6, 3).
-    const CORNER: [&str; 9] = [
-        "....XOXX.", //
-        "....XO.OX", //
-        "....XOOO.", //
-        "....X.XOO", //
-        "....X.XXX", //
-        ".........", //
-        ".........", //
-        ".........", //
-        ".........", //
-    ];
 
     #[test]
     fn strings_sharing_an_eye_live_in_seki_once_the_dame_is_filled() {
