@@ -5,6 +5,11 @@
 //! written (TB/TW only); the games with a counted RE are also compared with the
 //! markup completed by Japanese rule 7, as `check` counts it.
 //!
+//! It also counts the games whose markup marks dead a lone stone that only
+//! Japanese rule 7 makes dead (a stone in atari whose owner cannot fill its
+//! last liberty, which the estimate kills) and the games whose markup leaves
+//! one standing.
+//!
 //! `cargo run --release --example estimate_accuracy -- DIR...`
 //!
 //! `SALT=N` (N > 0) draws the playouts with another seed, to see how much the
@@ -17,7 +22,7 @@
 use std::time::Instant;
 
 use sgfaudit::core::replay::Replayer;
-use sgfaudit::scoring::markup::{dead_by_rule7, dead_from_markup};
+use sgfaudit::scoring::markup::{dead_by_rule7, dead_from_markup, estimated_dead_by_rule7};
 
 fn main() {
     let dirs: Vec<String> = std::env::args().skip(1).collect();
@@ -31,6 +36,10 @@ fn main() {
     let (mut sure_games, mut sure_agree) = (0u32, 0u32);
     let (mut re_games, mut re_agree) = (0u32, 0u32);
     let mut re_agree_rule7 = 0u32;
+    // Games whose markup leaves standing a lone stone that only rule 7 makes
+    // dead, and games whose markup marks such a stone dead: what players do
+    // with the stones the estimate kills by rule 7.
+    let (mut rule7_standing, mut rule7_marked) = (0u32, 0u32);
     let mut spent = 0f64;
     let mut list = Vec::new();
     let seeds: u64 = std::env::var("SEEDS")
@@ -73,6 +82,9 @@ fn main() {
                 w.sort_by_key(|p| (p.y, p.x));
                 (b, w)
             };
+            rule7_standing += u32::from(completed != truth);
+            let marked: Vec<_> = truth.0.iter().chain(&truth.1).copied().collect();
+            rule7_marked += u32::from(!estimated_dead_by_rule7(board, &marked).is_empty());
             let sgf =
                 |v: &[sgfaudit::core::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
             list.push(serde_json::json!({
@@ -173,6 +185,10 @@ fn main() {
             );
         }
     }
+    println!(
+        "lone stones only Japanese rule 7 makes dead: the markup marks one dead in {rule7_marked} of {games} games, \
+         leaves one standing in {rule7_standing}"
+    );
     println!(
         "estimate vs markup: {agree} of {games} games agree ({:.1}%), {:.3} ms per game",
         100.0 * f64::from(agree) / f64::from(games.max(1)),
