@@ -1,0 +1,272 @@
+//! The board's symmetries change nothing: a record whose every point is
+//! transposed, rotated a quarter turn or mirrored is the same game. Each
+//! ruleset's verdicts and every finding's code and severity must be the same;
+//! for a counted game (one with TB/TW markup: a position the players settled
+//! and counted) so must every counting's count with the markup's dead stones,
+//! both result checks, and the Japanese count's seki eyes and points to fill
+//! (mapped by the same symmetry). A count or a fill that depended on the order
+//! in which points are visited would differ here. (In a position left with open
+//! areas, which side fills which neutral point does depend on that order:
+//! docs/RULES.md.) Over the project's own corpus (the hand-made rule and
+//! counting cases and the real games), and over `../shared/corpus/kgs-scored`
+//! when present.
+
+mod common;
+
+use std::path::Path;
+
+use common::{root, sgf_files};
+use sgfaudit::audit::{audit_bytes, AuditOptions, GameReport};
+use sgfaudit::core::board::Point;
+use sgfaudit::core::replay::Replayer;
+use sgfaudit::core::rules::Ruleset;
+use sgfaudit::scoring::{DeadSource, DeadStonesMode, Scoring};
+
+/// The properties whose values are points (or `aa:cc` rectangles of points).
+const POINT_PROPERTIES: [&str; 7] = ["B", "W", "AB", "AW", "AE", "TB", "TW"];
+
+#[derive(Clone, Copy, Debug)]
+enum Symmetry {
+    Transpose,
+    QuarterTurn,
+    Mirror,
+}
+
+impl Symmetry {
+    fn map(self, x: usize, y: usize, n: usize) -> (usize, usize) {
+        match self {
+            Symmetry::Transpose => (y, x),
+            Symmetry::QuarterTurn => (n - 1 - y, x),
+            Symmetry::Mirror => (n - 1 - x, y),
+        }
+    }
+
+    fn point(self, p: Point, n: usize) -> Point {
+        let (x, y) = self.map(usize::from(p.x), usize::from(p.y), n);
+        Point::new(x as u8, y as u8)
+    }
+}
+
+/// One SGF point value (`dp`) mapped by `s` on an `n`x`n` board; anything
+/// else (a pass, `tt` on 19x19, a point off the board, junk) is left as it is.
+fn map_point(v: &str, n: usize, s: Symmetry) -> Option<String> {
+    let b = v.as_bytes();
+    if b.len() != 2 || !b.iter().all(u8::is_ascii_lowercase) {
+        return None;
+    }
+    let (x, y) = (usize::from(b[0] - b'a'), usize::from(b[1] - b'a'));
+    if x >= n || y >= n {
+        return None;
+    }
+    let (x, y) = s.map(x, y, n);
+    Some(format!(
+        "{}{}",
+        (b'a' + x as u8) as char,
+        (b'a' + y as u8) as char
+    ))
+}
+
+/// A rectangle `aa:cc` maps to the rectangle of the mapped corners, written
+/// with its smaller corner first, as SGF wants it.
+fn map_value(v: &str, n: usize, s: Symmetry) -> String {
+    if let Some((a, b)) = v.split_once(':') {
+        if let (Some(a), Some(b)) = (map_point(a, n, s), map_point(b, n, s)) {
+            let (a, b) = (a.as_bytes(), b.as_bytes());
+            let lo = |i: usize| a[i].min(b[i]) as char;
+            let hi = |i: usize| a[i].max(b[i]) as char;
+            return format!("{}{}:{}{}", lo(0), lo(1), hi(0), hi(1));
+        }
+        return v.to_string();
+    }
+    map_point(v, n, s).unwrap_or_else(|| v.to_string())
+}
+
+/// The record with every point value of [`POINT_PROPERTIES`] mapped by `s`:
+/// a walk over the text that knows identifiers and bracketed values (with
+/// their escapes), so a comment that quotes `B[dd]` is left alone.
+fn transformed(text: &str, n: usize, s: Symmetry) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut ident = String::new();
+    // The last thing read was a value: a letter now starts a new identifier.
+    let mut after_value = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '[' {
+            let mut value = String::new();
+            let mut closed = false;
+            while let Some(d) = chars.next() {
+                if d == '\\' {
+                    value.push(d);
+                    value.extend(chars.next());
+                } else if d == ']' {
+                    closed = true;
+                    break;
+                } else {
+                    value.push(d);
+                }
+            }
+            out.push('[');
+            if closed && POINT_PROPERTIES.contains(&ident.as_str()) {
+                out.push_str(&map_value(&value, n, s));
+            } else {
+                out.push_str(&value);
+            }
+            if closed {
+                out.push(']');
+            }
+            after_value = true;
+            continue;
+        }
+        if c.is_ascii_alphabetic() {
+            if after_value {
+                ident.clear();
+                after_value = false;
+            }
+            // Old SGF writes identifiers with lowercase letters, which do not
+            // count (`AddBlack` is `AB`).
+            if c.is_ascii_uppercase() {
+                ident.push(c);
+            }
+        } else if !c.is_whitespace() {
+            ident.clear();
+            after_value = false;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Board size of the first game (SZ, 19 without it).
+fn board_size(text: &str) -> usize {
+    text.find("SZ[")
+        .and_then(|i| {
+            let rest = &text[i + 3..];
+            rest[..rest.find(']')?].trim().parse().ok()
+        })
+        .unwrap_or(19)
+}
+
+/// What a game's report says, with its points mapped by `s` (or as they are).
+#[derive(Debug, PartialEq)]
+struct Summary {
+    illegal: Vec<Vec<(u32, &'static str)>>,
+    /// The codes and severities of the findings (of a game that is not
+    /// counted, those of the recorded result's check left out).
+    codes: Vec<(&'static str, String)>,
+    /// A counted game's count; `None` for the others.
+    count: Option<Count>,
+}
+
+#[derive(Debug, PartialEq)]
+struct Count {
+    scores: sgfaudit::scoring::counting::Scores,
+    checks: Option<(bool, Option<bool>)>,
+    seki_eyes: Vec<Point>,
+    to_fill: Vec<Point>,
+}
+
+fn summary(g: &GameReport, n: usize, s: Option<Symmetry>) -> Summary {
+    let illegal = Ruleset::ALL
+        .iter()
+        .map(|&rs| {
+            g.verdicts
+                .get(rs)
+                .illegal
+                .iter()
+                .map(|i| (i.move_number, i.kind.key()))
+                .collect()
+        })
+        .collect();
+    let mapped = |v: &[Point]| {
+        let mut v: Vec<Point> = v.iter().map(|&p| s.map_or(p, |s| s.point(p, n))).collect();
+        v.sort_by_key(|p| (p.y, p.x));
+        v
+    };
+    let count = match &g.scoring {
+        Scoring::Scored(sc) if sc.dead.source == DeadSource::Markup => Some(Count {
+            scores: sc.scores,
+            checks: sc
+                .result_check
+                .as_ref()
+                .map(|c| (c.matches, c.markup_matches)),
+            seki_eyes: mapped(&sc.position.seki_eye_points),
+            to_fill: mapped(&sc.position.fill_points),
+        }),
+        _ => None,
+    };
+    let mut codes: Vec<(&'static str, String)> = g
+        .findings
+        .iter()
+        .map(|f| (f.code.id(), format!("{:?}", f.severity)))
+        .filter(|(code, _)| count.is_some() || !code.starts_with("C6"))
+        .collect();
+    codes.sort();
+    Summary {
+        illegal,
+        codes,
+        count,
+    }
+}
+
+/// Audits every file under `dir` as it is and under each symmetry; returns
+/// how many counted games there were, and the differences found.
+fn compare(dir: &Path) -> (usize, Vec<String>) {
+    let mut opts = AuditOptions::default();
+    opts.scoring.dead_stones = DeadStonesMode::Markup;
+    let mut rp = Replayer::new();
+    let (mut counted, mut differences) = (0, Vec::new());
+    for f in sgf_files(dir) {
+        let bytes = std::fs::read(&f).expect("read test file");
+        // Records in other charsets go through as Latin-1, byte for byte.
+        let text: String = bytes.iter().map(|&b| b as char).collect();
+        let n = board_size(&text);
+        if !(1..=26).contains(&n) {
+            continue; // points beyond `z` are written in capitals: not mapped here
+        }
+        let name = f.to_string_lossy().to_string();
+        let original = audit_bytes(&name, &bytes, &opts, &mut rp);
+        for s in [Symmetry::Transpose, Symmetry::QuarterTurn, Symmetry::Mirror] {
+            let moved: Vec<u8> = transformed(&text, n, s)
+                .chars()
+                .map(|c| c as u32 as u8)
+                .collect();
+            let other = audit_bytes(&name, &moved, &opts, &mut rp);
+            assert_eq!(original.games.len(), other.games.len(), "{name} {s:?}");
+            for (a, b) in original.games.iter().zip(&other.games) {
+                // The size of a collection's other games is the first's here;
+                // such games are compared only when it is the same.
+                if a.board_size.map(usize::from) != Some(n) {
+                    continue;
+                }
+                let (want, got) = (summary(a, n, Some(s)), summary(b, n, None));
+                if want != got {
+                    differences.push(format!("{name} {s:?}: {want:?} != {got:?}"));
+                }
+            }
+        }
+        counted += original
+            .games
+            .iter()
+            .filter(|g| g.board_size.map(usize::from) == Some(n))
+            .filter(|g| summary(g, n, None).count.is_some())
+            .count();
+    }
+    (counted, differences)
+}
+
+#[test]
+fn the_bundled_corpus_is_judged_and_counted_alike_under_every_symmetry() {
+    let (counted, differences) = compare(&root().join("corpus"));
+    assert!(counted >= 100, "only {counted} counted games");
+    assert!(differences.is_empty(), "{differences:#?}");
+}
+
+#[test]
+fn the_kgs_counts_are_the_same_under_every_symmetry() {
+    let Some(dir) = common::kgs_scored() else {
+        return;
+    };
+    let (counted, differences) = compare(&dir);
+    assert_eq!(counted, 400);
+    assert!(differences.is_empty(), "{differences:#?}");
+}
