@@ -7,7 +7,9 @@
 //! (mapped by the same symmetry). A count or a fill that depended on the order
 //! in which points are visited would differ here. (In a position left with open
 //! areas, which side fills which neutral point does depend on that order:
-//! docs/RULES.md.) Over the project's own corpus (the hand-made rule and
+//! docs/RULES.md.) And with Black and White exchanged, a counted game's
+//! Japanese count must be the same side for side: no rule in it favours a
+//! colour but komi. Over the project's own corpus (the hand-made rule and
 //! counting cases and the real games), and over `../shared/corpus/kgs-scored`
 //! when present.
 
@@ -17,9 +19,10 @@ use std::path::Path;
 
 use common::{root, sgf_files};
 use sgfaudit::audit::{audit_bytes, AuditOptions, GameReport};
-use sgfaudit::core::board::Point;
+use sgfaudit::core::board::{Color, Point};
 use sgfaudit::core::replay::Replayer;
 use sgfaudit::core::rules::Ruleset;
+use sgfaudit::scoring::counting::Side;
 use sgfaudit::scoring::{DeadSource, DeadStonesMode, Scoring};
 
 /// The properties whose values are points (or `aa:cc` rectangles of points).
@@ -81,35 +84,46 @@ fn map_value(v: &str, n: usize, s: Symmetry) -> String {
     map_point(v, n, s).unwrap_or_else(|| v.to_string())
 }
 
-/// The record with every point value of [`POINT_PROPERTIES`] mapped by `s`:
-/// a walk over the text that knows identifiers and bracketed values (with
-/// their escapes), so a comment that quotes `B[dd]` is left alone.
-fn transformed(text: &str, n: usize, s: Symmetry) -> String {
+/// The record rewritten property by property: `rename` may give an
+/// identifier another name and `value` a value another text. A walk over the
+/// text that knows identifiers and bracketed values (with their escapes), so a
+/// comment that quotes `B[dd]` is left alone. Old SGF writes identifiers with
+/// lowercase letters, which do not count (`AddBlack` is `AB`); such an
+/// identifier is renamed by its capitals.
+fn rewritten(
+    text: &str,
+    rename: impl Fn(&str) -> Option<&'static str>,
+    value: impl Fn(&str, &str) -> Option<String>,
+) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut ident = String::new();
+    // The identifier being read (its capitals), and its text as written.
+    let (mut ident, mut written) = (String::new(), String::new());
     // The last thing read was a value: a letter now starts a new identifier.
     let mut after_value = false;
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
         if c == '[' {
-            let mut value = String::new();
+            if !written.is_empty() {
+                out.push_str(rename(&ident).unwrap_or(&written));
+                written.clear();
+            }
+            let mut v = String::new();
             let mut closed = false;
             while let Some(d) = chars.next() {
                 if d == '\\' {
-                    value.push(d);
-                    value.extend(chars.next());
+                    v.push(d);
+                    v.extend(chars.next());
                 } else if d == ']' {
                     closed = true;
                     break;
                 } else {
-                    value.push(d);
+                    v.push(d);
                 }
             }
             out.push('[');
-            if closed && POINT_PROPERTIES.contains(&ident.as_str()) {
-                out.push_str(&map_value(&value, n, s));
-            } else {
-                out.push_str(&value);
+            match value(&ident, &v).filter(|_| closed) {
+                Some(w) => out.push_str(&w),
+                None => out.push_str(&v),
             }
             if closed {
                 out.push(']');
@@ -122,18 +136,70 @@ fn transformed(text: &str, n: usize, s: Symmetry) -> String {
                 ident.clear();
                 after_value = false;
             }
-            // Old SGF writes identifiers with lowercase letters, which do not
-            // count (`AddBlack` is `AB`).
             if c.is_ascii_uppercase() {
                 ident.push(c);
             }
-        } else if !c.is_whitespace() {
+            written.push(c);
+            continue;
+        }
+        // Whitespace may stand between an identifier and its value.
+        if !c.is_whitespace() {
             ident.clear();
             after_value = false;
         }
+        out.push_str(&written);
+        written.clear();
         out.push(c);
     }
+    out.push_str(&written);
     out
+}
+
+/// The record with every point value of [`POINT_PROPERTIES`] mapped by `s`.
+fn transformed(text: &str, n: usize, s: Symmetry) -> String {
+    rewritten(
+        text,
+        |_| None,
+        |ident, v| {
+            POINT_PROPERTIES
+                .contains(&ident)
+                .then(|| map_value(v, n, s))
+        },
+    )
+}
+
+/// The record with Black and White exchanged: moves, setup, territory
+/// markup, players, whose turn it is and RE's winner.
+fn colours_exchanged(text: &str) -> String {
+    let pairs = [
+        ("B", "W"),
+        ("AB", "AW"),
+        ("TB", "TW"),
+        ("PB", "PW"),
+        ("BR", "WR"),
+    ];
+    fn other(c: &str) -> &str {
+        match c {
+            "B" => "W",
+            "W" => "B",
+            c => c,
+        }
+    }
+    rewritten(
+        text,
+        |ident| {
+            pairs
+                .iter()
+                .find_map(|&(b, w)| (ident == b).then_some(w).or((ident == w).then_some(b)))
+        },
+        |ident, v| match ident {
+            "RE" | "PL" => {
+                let (winner, rest) = v.split_at(v.chars().next().map_or(0, char::len_utf8));
+                Some(format!("{}{rest}", other(winner)))
+            }
+            _ => None,
+        },
+    )
 }
 
 /// Board size of the first game (SZ, 19 without it).
@@ -254,10 +320,84 @@ fn compare(dir: &Path) -> (usize, Vec<String>) {
     (counted, differences)
 }
 
+/// A counted game's Japanese count as (the side of `first`, the other side,
+/// seki eyes, points to fill), the points sorted.
+fn japanese_count(g: &GameReport, first: Color) -> Option<(Side, Side, Vec<Point>, Vec<Point>)> {
+    let Scoring::Scored(sc) = &g.scoring else {
+        return None;
+    };
+    if sc.dead.source != DeadSource::Markup {
+        return None;
+    }
+    let j = sc.scores.japanese;
+    let (a, b) = match first {
+        Color::Black => (j.black, j.white),
+        Color::White => (j.white, j.black),
+    };
+    let sorted = |v: &[Point]| {
+        let mut v = v.to_vec();
+        v.sort_by_key(|p| (p.y, p.x));
+        v
+    };
+    Some((
+        a,
+        b,
+        sorted(&sc.position.seki_eye_points),
+        sorted(&sc.position.fill_points),
+    ))
+}
+
+/// Audits every file under `dir` as it is and with Black and White
+/// exchanged; returns how many counted games there were, and the games whose
+/// Japanese count (no rule in it favours a colour but komi, left out here)
+/// is not the same with the sides exchanged.
+fn compare_colours(dir: &Path) -> (usize, Vec<String>) {
+    let mut opts = AuditOptions::default();
+    opts.scoring.dead_stones = DeadStonesMode::Markup;
+    let mut rp = Replayer::new();
+    let (mut counted, mut differences) = (0, Vec::new());
+    for f in sgf_files(dir) {
+        let bytes = std::fs::read(&f).expect("read test file");
+        let text: String = bytes.iter().map(|&b| b as char).collect();
+        let name = f.to_string_lossy().to_string();
+        let exchanged: Vec<u8> = colours_exchanged(&text)
+            .chars()
+            .map(|c| c as u32 as u8)
+            .collect();
+        let original = audit_bytes(&name, &bytes, &opts, &mut rp);
+        let other = audit_bytes(&name, &exchanged, &opts, &mut rp);
+        assert_eq!(original.games.len(), other.games.len(), "{name}");
+        for (a, b) in original.games.iter().zip(&other.games) {
+            let Some(want) = japanese_count(a, Color::Black) else {
+                continue;
+            };
+            counted += 1;
+            let got = japanese_count(b, Color::White);
+            if got.as_ref() != Some(&want) {
+                differences.push(format!("{name}: {want:?} != {got:?}"));
+            }
+        }
+    }
+    (counted, differences)
+}
+
 #[test]
 fn the_bundled_corpus_is_judged_and_counted_alike_under_every_symmetry() {
     let (counted, differences) = compare(&root().join("corpus"));
     assert!(counted >= 100, "only {counted} counted games");
+    assert!(differences.is_empty(), "{differences:#?}");
+}
+
+#[test]
+fn exchanging_the_colours_exchanges_the_japanese_count() {
+    let (counted, differences) = compare_colours(&root().join("corpus"));
+    assert!(counted >= 100, "only {counted} counted games");
+    assert!(differences.is_empty(), "{differences:#?}");
+    let Some(dir) = common::kgs_scored() else {
+        return;
+    };
+    let (counted, differences) = compare_colours(&dir);
+    assert_eq!(counted, 400);
     assert!(differences.is_empty(), "{differences:#?}");
 }
 
