@@ -495,6 +495,23 @@ fn a_mismatch_that_a_usual_komi_explains_says_so() {
 }
 
 #[test]
+fn a_komi_sized_gap_is_no_komi_hint_when_re_fits_the_komi() {
+    // The same B+9 on the board with KM[0.5]: B+8.5 by the count. RE[B+2.5]
+    // is 6 points off, what komi 6.5 would make, but a half-point RE fits
+    // komi 0.5 as well: nothing in the record says KM is wrong, and such a gap
+    // is far more often a question of dead stones or counting.
+    let moves = format!("{WALL};B[];W[]");
+    let r = common::audit_text(&format!(
+        "(;GM[1]SZ[9]KM[0.5]RU[Japanese]RE[B+2.5];{moves})"
+    ));
+    let f = r.games[0].findings.iter().find(|f| f.code.id() == "C601");
+    let m = &f.expect("C601").message;
+    assert!(m.contains("gives B+8.5 with komi 0.5"), "{m}");
+    assert!(!m.contains("it would equal RE"), "{m}");
+    assert!(!common::codes(&r).contains(&"C602"));
+}
+
+#[test]
 fn a_mismatch_in_a_record_without_final_passes_says_its_position_may_be_unfinished() {
     // The same wall, scored because RE is a count.
     let unfinished = mismatch("B+20", WALL);

@@ -248,9 +248,7 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         findings.push(Finding::new(Code::ResultMismatch, message).with_severity(severity));
     }
     if let (Some(s), Some(m)) = (declared_score, rec.black_margin()) {
-        // A count is a whole number minus komi (minus compensation).
-        let frac = (m + s.komi + s.compensation).rem_euclid(1.0);
-        if frac > 1e-6 && (1.0 - frac) > 1e-6 {
+        if !komi_fits(s, m) {
             findings.push(Finding::new(
                 Code::ResultImpossible,
                 format!(
@@ -272,18 +270,28 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
     })
 }
 
-/// "; with komi 7.5 it would equal RE (is KM right?)", when a usual komi that
-/// differs from the one used by more than a point would explain the mismatch.
-/// Not in a record without final passes: its count is of a position that may
-/// not be the counted one, so it says nothing about the komi. A komi a point
-/// away is no hint: a count a point off is far more often a counting question.
+/// Whether a Black margin `m` can arise with the komi (and compensation) of
+/// `s`: a count is a whole number minus them, so their half points must match.
+fn komi_fits(s: &Score, m: f64) -> bool {
+    let frac = (m + s.komi + s.compensation).rem_euclid(1.0);
+    frac < 1e-6 || 1.0 - frac < 1e-6
+}
+
+/// "; with komi 7.5 it would equal RE (is KM right?)", when RE cannot arise
+/// with the komi used (its half points do not match, C602) and a usual komi
+/// that differs from it by more than a point would explain the mismatch. Only
+/// then does RE itself say the komi was another: where the half points match,
+/// a count that a usual komi would mend is far more often a question of dead
+/// stones or counting than of KM (on the KGS games without their markup, the
+/// one such case was the estimate's). Not in a record without final passes
+/// either: its count is of a position that may not be the counted one.
 fn komi_hint(s: &Score, rec: Recorded, ended_by_passes: bool) -> String {
     let Some(m) = rec.black_margin() else {
         return String::new();
     };
     let implied = s.komi + s.margin - m;
     let usual = USUAL_KOMI.iter().any(|k| (k - implied).abs() < 1e-6);
-    if usual && ended_by_passes && (implied - s.komi).abs() > 1.0 + 1e-6 {
+    if usual && ended_by_passes && !komi_fits(s, m) && (implied - s.komi).abs() > 1.0 + 1e-6 {
         format!("; with komi {implied} it would equal RE (is KM right?)")
     } else {
         String::new()
