@@ -243,11 +243,6 @@ fn summary(g: &GameReport, n: usize, s: Option<Symmetry>) -> Summary {
                 .collect()
         })
         .collect();
-    let mapped = |v: &[Point]| {
-        let mut v: Vec<Point> = v.iter().map(|&p| s.map_or(p, |s| s.point(p, n))).collect();
-        v.sort_by_key(|p| (p.y, p.x));
-        v
-    };
     let count = match &g.scoring {
         Scoring::Scored(sc) if sc.dead.source == DeadSource::Markup => Some(Count {
             scores: sc.scores,
@@ -255,8 +250,8 @@ fn summary(g: &GameReport, n: usize, s: Option<Symmetry>) -> Summary {
                 .result_check
                 .as_ref()
                 .map(|c| (c.matches, c.markup_matches)),
-            seki_eyes: mapped(&sc.position.seki_eye_points),
-            to_fill: mapped(&sc.position.fill_points),
+            seki_eyes: sorted_points(&sc.position.seki_eye_points, n, s),
+            to_fill: sorted_points(&sc.position.fill_points, n, s),
         }),
         _ => None,
     };
@@ -274,29 +269,49 @@ fn summary(g: &GameReport, n: usize, s: Option<Symmetry>) -> Summary {
     }
 }
 
+/// The records under `dir`, each with its name and its text read as Latin-1
+/// (byte for byte, whatever its charset), and what audits them with the
+/// markup's dead stones.
+fn records(dir: &Path) -> (Vec<(String, String)>, AuditOptions, Replayer) {
+    let records = sgf_files(dir)
+        .into_iter()
+        .map(|f| {
+            let bytes = std::fs::read(&f).expect("read test file");
+            let text = bytes.iter().map(|&b| char::from(b)).collect();
+            (f.to_string_lossy().to_string(), text)
+        })
+        .collect();
+    let mut opts = AuditOptions::default();
+    opts.scoring.dead_stones = DeadStonesMode::Markup;
+    (records, opts, Replayer::new())
+}
+
+/// A Latin-1 text back to its bytes.
+fn latin1(text: &str) -> Vec<u8> {
+    text.chars().map(|c| c as u32 as u8).collect()
+}
+
+/// Points mapped by `s` (or as they are) and sorted.
+fn sorted_points(v: &[Point], n: usize, s: Option<Symmetry>) -> Vec<Point> {
+    let mut v: Vec<Point> = v.iter().map(|&p| s.map_or(p, |s| s.point(p, n))).collect();
+    v.sort_by_key(|p| (p.y, p.x));
+    v
+}
+
 /// Audits every file under `dir` as it is and under each symmetry; returns
 /// how many counted games there were, and the differences found.
 fn compare(dir: &Path) -> (usize, Vec<String>) {
-    let mut opts = AuditOptions::default();
-    opts.scoring.dead_stones = DeadStonesMode::Markup;
-    let mut rp = Replayer::new();
+    let (records, opts, mut rp) = records(dir);
     let (mut counted, mut differences) = (0, Vec::new());
-    for f in sgf_files(dir) {
-        let bytes = std::fs::read(&f).expect("read test file");
-        // Records in other charsets go through as Latin-1, byte for byte.
-        let text: String = bytes.iter().map(|&b| b as char).collect();
-        let n = board_size(&text);
+    for (name, text) in &records {
+        let n = board_size(text);
         if !(1..=26).contains(&n) {
             continue; // points beyond `z` are written in capitals: not mapped here
         }
-        let name = f.to_string_lossy().to_string();
-        let original = audit_bytes(&name, &bytes, &opts, &mut rp);
+        let original = audit_bytes(name, &latin1(text), &opts, &mut rp);
         for s in [Symmetry::Transpose, Symmetry::QuarterTurn, Symmetry::Mirror] {
-            let moved: Vec<u8> = transformed(&text, n, s)
-                .chars()
-                .map(|c| c as u32 as u8)
-                .collect();
-            let other = audit_bytes(&name, &moved, &opts, &mut rp);
+            let moved = latin1(&transformed(text, n, s));
+            let other = audit_bytes(name, &moved, &opts, &mut rp);
             assert_eq!(original.games.len(), other.games.len(), "{name} {s:?}");
             for (a, b) in original.games.iter().zip(&other.games) {
                 // The size of a collection's other games is the first's here;
@@ -334,16 +349,11 @@ fn japanese_count(g: &GameReport, first: Color) -> Option<(Side, Side, Vec<Point
         Color::Black => (j.black, j.white),
         Color::White => (j.white, j.black),
     };
-    let sorted = |v: &[Point]| {
-        let mut v = v.to_vec();
-        v.sort_by_key(|p| (p.y, p.x));
-        v
-    };
     Some((
         a,
         b,
-        sorted(&sc.position.seki_eye_points),
-        sorted(&sc.position.fill_points),
+        sorted_points(&sc.position.seki_eye_points, 0, None),
+        sorted_points(&sc.position.fill_points, 0, None),
     ))
 }
 
@@ -352,20 +362,11 @@ fn japanese_count(g: &GameReport, first: Color) -> Option<(Side, Side, Vec<Point
 /// Japanese count (no rule in it favours a colour but komi, left out here)
 /// is not the same with the sides exchanged.
 fn compare_colours(dir: &Path) -> (usize, Vec<String>) {
-    let mut opts = AuditOptions::default();
-    opts.scoring.dead_stones = DeadStonesMode::Markup;
-    let mut rp = Replayer::new();
+    let (records, opts, mut rp) = records(dir);
     let (mut counted, mut differences) = (0, Vec::new());
-    for f in sgf_files(dir) {
-        let bytes = std::fs::read(&f).expect("read test file");
-        let text: String = bytes.iter().map(|&b| b as char).collect();
-        let name = f.to_string_lossy().to_string();
-        let exchanged: Vec<u8> = colours_exchanged(&text)
-            .chars()
-            .map(|c| c as u32 as u8)
-            .collect();
-        let original = audit_bytes(&name, &bytes, &opts, &mut rp);
-        let other = audit_bytes(&name, &exchanged, &opts, &mut rp);
+    for (name, text) in &records {
+        let original = audit_bytes(name, &latin1(text), &opts, &mut rp);
+        let other = audit_bytes(name, &latin1(&colours_exchanged(text)), &opts, &mut rp);
         assert_eq!(original.games.len(), other.games.len(), "{name}");
         for (a, b) in original.games.iter().zip(&other.games) {
             let Some(want) = japanese_count(a, Color::Black) else {
