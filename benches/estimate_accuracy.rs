@@ -5,10 +5,10 @@
 //! written (TB/TW only); the games with a counted RE are also compared with the
 //! markup completed by Japanese rule 7, as `check` counts it.
 //!
-//! It also counts the games whose markup marks dead a lone stone that only
-//! Japanese rule 7 makes dead (a stone in atari whose owner cannot fill its
-//! last liberty, which the estimate kills) and the games whose markup leaves
-//! one standing.
+//! It also counts the games whose markup marks dead stones that only
+//! Japanese rule 7 makes dead (`dead_by_rule7`: lone stones and strings of up
+//! to three stones in atari whose owner cannot fill the last liberty, which
+//! the estimate kills) and the games whose markup leaves some standing.
 //!
 //! `cargo run --release --example estimate_accuracy -- DIR...`
 //!
@@ -22,7 +22,9 @@
 use std::time::Instant;
 
 use sgfaudit::core::replay::Replayer;
-use sgfaudit::scoring::markup::{dead_by_rule7, dead_from_markup, estimated_dead_by_rule7};
+use sgfaudit::scoring::markup::{
+    dead_by_rule7, dead_from_markup, estimated_dead_by_rule7, RULE7_MAX_STONES,
+};
 
 fn main() {
     let dirs: Vec<String> = std::env::args().skip(1).collect();
@@ -36,9 +38,9 @@ fn main() {
     let (mut sure_games, mut sure_agree) = (0u32, 0u32);
     let (mut re_games, mut re_agree) = (0u32, 0u32);
     let mut re_agree_rule7 = 0u32;
-    // Games whose markup leaves standing a lone stone that only rule 7 makes
-    // dead, and games whose markup marks such a stone dead: what players do
-    // with the stones the estimate kills by rule 7.
+    // Games whose markup leaves standing stones that only rule 7 makes dead,
+    // and games whose markup marks such stones dead: what players do with
+    // the stones the estimate kills by rule 7.
     let (mut rule7_standing, mut rule7_marked) = (0u32, 0u32);
     let mut spent = 0f64;
     let mut list = Vec::new();
@@ -84,7 +86,8 @@ fn main() {
             };
             rule7_standing += u32::from(completed != truth);
             let marked: Vec<_> = truth.0.iter().chain(&truth.1).copied().collect();
-            rule7_marked += u32::from(!estimated_dead_by_rule7(board, &marked).is_empty());
+            rule7_marked +=
+                u32::from(!estimated_dead_by_rule7(board, &marked, RULE7_MAX_STONES).is_empty());
             let sgf =
                 |v: &[sgfaudit::core::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
             list.push(serde_json::json!({
@@ -186,8 +189,8 @@ fn main() {
         }
     }
     println!(
-        "lone stones only Japanese rule 7 makes dead: the markup marks one dead in {rule7_marked} of {games} games, \
-         leaves one standing in {rule7_standing}"
+        "stones only Japanese rule 7 makes dead: the markup marks some dead in {rule7_marked} of {games} games, \
+         leaves some standing in {rule7_standing}"
     );
     println!(
         "estimate vs markup: {agree} of {games} games agree ({:.1}%), {:.3} ms per game",

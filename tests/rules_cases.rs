@@ -183,10 +183,20 @@ const CASES: &[Case] = &[
         no_result: None,
         codes: &["C609"],
     },
-    // RE counts standing two stones in atari that cannot escape: consistent,
-    // and the rules differ (C609).
+    // RE counts standing two stones only rule 7 makes dead (their owner's
+    // fill is suicide): consistent, and the rules differ (C609).
     Case {
         file: "count-stones-in-atari-standing",
+        aga: &[],
+        japanese: &[],
+        swedish: &[],
+        no_result: None,
+        codes: &["C609"],
+    },
+    // RE counts standing a stone whose extension stays in atari: consistent,
+    // and the rules differ (C609).
+    Case {
+        file: "count-extension-in-atari-standing",
         aga: &[],
         japanese: &[],
         swedish: &[],

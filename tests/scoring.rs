@@ -901,7 +901,15 @@ fn without_markup_lone_stones_left_standing_are_named() {
     let mut named = 0;
     for r in &records {
         let m = &r.marked;
-        if m.dead.added_by_rule7.is_empty() {
+        // C607 names strings of two or three stones too; the readings stand
+        // their stones all together, and this one is of lone stones.
+        let added = &m.dead.added_by_rule7;
+        let lone = added.iter().all(|p| {
+            !added
+                .iter()
+                .any(|q| p.x.abs_diff(q.x) + p.y.abs_diff(q.y) == 1)
+        });
+        if added.is_empty() || !lone {
             continue;
         }
         let mut with_rule7 = m.dead.all();
@@ -963,7 +971,8 @@ fn without_markup_a_lone_stone_counted_standing_is_named() {
 fn without_markup_two_stones_in_atari_counted_standing_are_named() {
     // corpus/rules/count-stones-in-atari-standing.sgf (hand count in its
     // comment): W+14 by the rules with White's bb-bc dead, W+19 with them
-    // standing. Not lone stones: only the wider reading gives RE.
+    // standing. Not lone stones, but two whose owner's fill is suicide and
+    // whose capture leaves no room to live: rule 7's reading gives RE.
     let text =
         std::fs::read_to_string(root().join("corpus/rules/count-stones-in-atari-standing.sgf"))
             .expect("corpus/rules/count-stones-in-atari-standing.sgf");
@@ -972,17 +981,45 @@ fn without_markup_two_stones_in_atari_counted_standing_are_named() {
     assert_eq!(common::codes(&standing), ["C609"]);
     let m = &standing.games[0].findings[0].message;
     assert!(
-        m.starts_with("RE[W+19] counts standing W B8 (bb), W B7 (bc): stones in atari"),
+        m.starts_with("RE[W+19] counts standing W B8 (bb), W B7 (bc): lone stones and strings"),
         "{m}"
     );
     assert!(
         m.contains("by the rules the japanese count gives W+14"),
         "{m}"
     );
-    assert_eq!(reading(&standing), Some(ReadingKind::StonesInAtariStanding));
+    assert_eq!(reading(&standing), Some(ReadingKind::Rule7StonesStanding));
     assert_eq!(common::codes(&with("W+14")), Vec::<&str>::new());
     // An RE that neither count gives stays a mismatch.
     let wrong = with("W+17");
+    assert_eq!(common::codes(&wrong), ["C601"]);
+    assert_eq!(reading(&wrong), None);
+}
+
+#[test]
+fn without_markup_a_stone_whose_extension_stays_in_atari_counted_standing_is_named() {
+    // corpus/rules/count-extension-in-atari-standing.sgf (hand count in its
+    // comment): W+12 by the rules with White's bb dead, W+16 with it
+    // standing. Its owner can fill its liberty, into atari again: not rule
+    // 7's lone stone, so only the widest reading gives RE.
+    let text =
+        std::fs::read_to_string(root().join("corpus/rules/count-extension-in-atari-standing.sgf"))
+            .expect("corpus/rules/count-extension-in-atari-standing.sgf");
+    let with = |re: &str| common::audit_text(&text.replace("RE[W+16]", &format!("RE[{re}]")));
+    let standing = with("W+16");
+    assert_eq!(common::codes(&standing), ["C609"]);
+    let m = &standing.games[0].findings[0].message;
+    assert!(
+        m.starts_with("RE[W+16] counts standing W B8 (bb): stones in atari that cannot escape"),
+        "{m}"
+    );
+    assert!(
+        m.contains("by the rules the japanese count gives W+12"),
+        "{m}"
+    );
+    assert_eq!(reading(&standing), Some(ReadingKind::StonesInAtariStanding));
+    assert_eq!(common::codes(&with("W+12")), Vec::<&str>::new());
+    let wrong = with("W+14");
     assert_eq!(common::codes(&wrong), ["C601"]);
     assert_eq!(reading(&wrong), None);
 }

@@ -108,11 +108,13 @@ def test_audit_equals_the_cli_parquet(cli_tables):
     assert got == checks
     assert ("own_count", None) in got and ("declared_rules", "markup") in got
     # corpus/rules/count-lone-stone-standing.sgf: RE counts White's lone
-    # stone standing; count-stones-in-atari-standing.sgf: two White stones in
-    # atari (hand counts in the files).
+    # stone standing; count-stones-in-atari-standing.sgf: two White stones
+    # only rule 7 makes dead; count-extension-in-atari-standing.sgf: a White
+    # stone whose extension stays in atari (hand counts in the files).
     rules = sgfaudit.audit(["corpus/rules"])
     assert rules.summary["readings"] == {
         "lone_stones_standing": 1,
+        "rule7_stones_standing": 1,
         "stones_in_atari_standing": 1,
     }
 

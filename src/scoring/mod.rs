@@ -308,9 +308,11 @@ impl Counter<'_> {
 /// counted by, besides the rules' ([`Reading`]): the Japanese count of the
 /// territory as it stands, when rule 8 leaves points out; and, with estimated
 /// dead stones, the count under the declared rules (Japanese without) with the
-/// lone stones only rule 7 makes dead left standing, and with every dead string
-/// in atari with no way out left standing when those are more. Each reading
-/// stands its stones all together: one way of counting, not a choice per stone.
+/// lone stones only rule 7 makes dead left standing, with the strings of up to
+/// three stones it makes dead too when those are more (the stones C607 names in
+/// a markup), and with every dead string in atari with no way out left standing
+/// when those are more still. Each reading stands its stones all together: one
+/// way of counting, not a choice per stone.
 fn common_readings(
     board: &Board,
     dead: &DeadStones,
@@ -330,7 +332,8 @@ fn common_readings(
     }
     if dead.source == DeadSource::Estimated {
         let all = dead.all();
-        let lone = markup::estimated_dead_by_rule7(board, &all);
+        let lone = markup::estimated_dead_by_rule7(board, &all, 1);
+        let rule7 = markup::estimated_dead_by_rule7(board, &all, markup::RULE7_MAX_STONES);
         let in_atari = markup::estimated_dead_in_atari(board, &all);
         let standing_reading = |kind, standing: &[Point], why: &str| {
             let c = declared.unwrap_or(Counting::Japanese);
@@ -367,7 +370,16 @@ fn common_readings(
                  Japanese rule 7",
             ));
         }
-        if in_atari != lone {
+        if rule7 != lone {
+            out.push(standing_reading(
+                ReadingKind::Rule7StonesStanding,
+                &rule7,
+                "lone stones and strings of up to three stones in atari whose owner cannot fill \
+                 the last liberty and whose capture leaves no room to live, dead by Japanese \
+                 rule 7",
+            ));
+        }
+        if in_atari != lone && in_atari != rule7 {
             out.push(standing_reading(
                 ReadingKind::StonesInAtariStanding,
                 &in_atari,

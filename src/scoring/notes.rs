@@ -250,8 +250,8 @@ pub fn markup_disputed(
     ));
 }
 
-/// C607: the lone stones the markup leaves standing that Japanese rule 7 makes
-/// dead; gives the count with them dead (`count_with`).
+/// C607: the stones the markup leaves standing that Japanese rule 7 makes dead
+/// ([`markup::dead_by_rule7`]); gives the count with them dead (`count_with`).
 pub fn rule7_stones(
     board: &Board,
     dead: &DeadStones,
@@ -279,9 +279,9 @@ pub fn rule7_stones(
     findings.push(Finding::new(
         Code::MarkupCompleted,
         format!(
-            "the markup leaves standing {}: lone stones in atari whose owner cannot fill the \
-             last liberty (it would be suicide), dead by Japanese rule 7; the count keeps the \
-             players' agreement (with them dead {})",
+            "the markup leaves standing {}: stones in atari whose owner cannot fill the last \
+             liberty (it would be suicide) and whose capture leaves no room to live, dead by \
+             Japanese rule 7; the count keeps the players' agreement (with them dead {})",
             list.join(" and "),
             count_with(&with_rule7)
         ),

@@ -41,6 +41,10 @@ pub enum ReadingKind {
     TerritoryAsItStands,
     /// Lone stones in atari that only Japanese rule 7 makes dead left standing.
     LoneStonesStanding,
+    /// The stones only Japanese rule 7 makes dead left standing: besides the
+    /// lone stones, strings of up to three stones whose capture leaves no room
+    /// to live (the stones C607 names in a markup).
+    Rule7StonesStanding,
     /// Stones in atari with no way out left standing: besides the lone
     /// stones, strings of two stones or more and stones whose extension
     /// stays in atari.
@@ -53,6 +57,7 @@ impl ReadingKind {
         match self {
             ReadingKind::TerritoryAsItStands => "territory_as_it_stands",
             ReadingKind::LoneStonesStanding => "lone_stones_standing",
+            ReadingKind::Rule7StonesStanding => "rule7_stones_standing",
             ReadingKind::StonesInAtariStanding => "stones_in_atari_standing",
         }
     }
