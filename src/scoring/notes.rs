@@ -251,7 +251,8 @@ pub fn markup_disputed(
 }
 
 /// C607: the stones the markup leaves standing that Japanese rule 7 makes dead
-/// ([`markup::dead_by_rule7`]); gives the count with them dead (`count_with`).
+/// ([`super::markup::dead_by_rule7`]); gives the count with them dead
+/// (`count_with`).
 pub fn rule7_stones(
     board: &Board,
     dead: &DeadStones,
