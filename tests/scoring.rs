@@ -941,30 +941,46 @@ fn without_markup_lone_stones_left_standing_are_named() {
     assert!(named >= 3, "{named} records");
 }
 
+/// A hand-made record of `corpus/rules/` whose RE counts stones standing
+/// that the rules count dead: with RE as written, C609 names them (`named`
+/// starts its message) under `kind`, and gives the rules' count `rules`; with
+/// RE the rules' count, no finding; with `wrong`, neither count, C601.
+fn standing_case(file: &str, re: &str, named: &str, rules: &str, wrong: &str, kind: ReadingKind) {
+    let path = root().join(format!("corpus/rules/{file}.sgf"));
+    let text = std::fs::read_to_string(&path).expect("a corpus/rules record");
+    let with =
+        |r: &str| common::audit_text(&text.replace(&format!("RE[{re}]"), &format!("RE[{r}]")));
+    let standing = with(re);
+    let codes = common::codes(&standing);
+    assert_eq!(codes, ["C609"], "{file}: {codes:?}");
+    let m = &standing.games[0].findings[0].message;
+    assert!(
+        m.starts_with(&format!("RE[{re}] counts standing {named}")),
+        "{m}"
+    );
+    assert!(
+        m.contains(&format!("by the rules the japanese count gives {rules}")),
+        "{m}"
+    );
+    assert_eq!(reading(&standing), Some(kind), "{file}");
+    assert_eq!(common::codes(&with(rules)), Vec::<&str>::new(), "{file}");
+    let wrong = with(wrong);
+    assert_eq!(common::codes(&wrong), ["C601"], "{file}");
+    assert_eq!(reading(&wrong), None, "{file}");
+}
+
 #[test]
 fn without_markup_a_lone_stone_counted_standing_is_named() {
     // corpus/rules/count-lone-stone-standing.sgf (hand count in its comment):
     // W+13 by the rules with White's bb dead, W+16 with bb standing.
-    let text = std::fs::read_to_string(root().join("corpus/rules/count-lone-stone-standing.sgf"))
-        .expect("corpus/rules/count-lone-stone-standing.sgf");
-    let with = |re: &str| common::audit_text(&text.replace("RE[W+16]", &format!("RE[{re}]")));
-    let standing = with("W+16");
-    let codes = common::codes(&standing);
-    assert_eq!(codes, ["C609"], "{codes:?}");
-    let m = &standing.games[0].findings[0].message;
-    assert!(
-        m.starts_with("RE[W+16] counts standing W B8 (bb): lone stones in atari"),
-        "{m}"
+    standing_case(
+        "count-lone-stone-standing",
+        "W+16",
+        "W B8 (bb): lone stones in atari",
+        "W+13",
+        "W+15",
+        ReadingKind::LoneStonesStanding,
     );
-    assert!(
-        m.contains("by the rules the japanese count gives W+13"),
-        "{m}"
-    );
-    assert_eq!(reading(&standing), Some(ReadingKind::LoneStonesStanding));
-    assert_eq!(common::codes(&with("W+13")), Vec::<&str>::new());
-    let wrong = with("W+15");
-    assert_eq!(common::codes(&wrong), ["C601"]);
-    assert_eq!(reading(&wrong), None);
 }
 
 #[test]
@@ -973,27 +989,14 @@ fn without_markup_two_stones_in_atari_counted_standing_are_named() {
     // comment): W+14 by the rules with White's bb-bc dead, W+19 with them
     // standing. Not lone stones, but two whose owner's fill is suicide and
     // whose capture leaves no room to live: rule 7's reading gives RE.
-    let text =
-        std::fs::read_to_string(root().join("corpus/rules/count-stones-in-atari-standing.sgf"))
-            .expect("corpus/rules/count-stones-in-atari-standing.sgf");
-    let with = |re: &str| common::audit_text(&text.replace("RE[W+19]", &format!("RE[{re}]")));
-    let standing = with("W+19");
-    assert_eq!(common::codes(&standing), ["C609"]);
-    let m = &standing.games[0].findings[0].message;
-    assert!(
-        m.starts_with("RE[W+19] counts standing W B8 (bb), W B7 (bc): lone stones and strings"),
-        "{m}"
+    standing_case(
+        "count-stones-in-atari-standing",
+        "W+19",
+        "W B8 (bb), W B7 (bc): lone stones and strings",
+        "W+14",
+        "W+17",
+        ReadingKind::Rule7StonesStanding,
     );
-    assert!(
-        m.contains("by the rules the japanese count gives W+14"),
-        "{m}"
-    );
-    assert_eq!(reading(&standing), Some(ReadingKind::Rule7StonesStanding));
-    assert_eq!(common::codes(&with("W+14")), Vec::<&str>::new());
-    // An RE that neither count gives stays a mismatch.
-    let wrong = with("W+17");
-    assert_eq!(common::codes(&wrong), ["C601"]);
-    assert_eq!(reading(&wrong), None);
 }
 
 #[test]
@@ -1002,24 +1005,12 @@ fn without_markup_a_stone_whose_extension_stays_in_atari_counted_standing_is_nam
     // comment): W+12 by the rules with White's bb dead, W+16 with it
     // standing. Its owner can fill its liberty, into atari again: not rule
     // 7's lone stone, so only the widest reading gives RE.
-    let text =
-        std::fs::read_to_string(root().join("corpus/rules/count-extension-in-atari-standing.sgf"))
-            .expect("corpus/rules/count-extension-in-atari-standing.sgf");
-    let with = |re: &str| common::audit_text(&text.replace("RE[W+16]", &format!("RE[{re}]")));
-    let standing = with("W+16");
-    assert_eq!(common::codes(&standing), ["C609"]);
-    let m = &standing.games[0].findings[0].message;
-    assert!(
-        m.starts_with("RE[W+16] counts standing W B8 (bb): stones in atari that cannot escape"),
-        "{m}"
+    standing_case(
+        "count-extension-in-atari-standing",
+        "W+16",
+        "W B8 (bb): stones in atari that cannot escape",
+        "W+12",
+        "W+14",
+        ReadingKind::StonesInAtariStanding,
     );
-    assert!(
-        m.contains("by the rules the japanese count gives W+12"),
-        "{m}"
-    );
-    assert_eq!(reading(&standing), Some(ReadingKind::StonesInAtariStanding));
-    assert_eq!(common::codes(&with("W+12")), Vec::<&str>::new());
-    let wrong = with("W+14");
-    assert_eq!(common::codes(&wrong), ["C601"]);
-    assert_eq!(reading(&wrong), None);
 }
