@@ -74,8 +74,9 @@ fn marks(g: &Grid, m: &Markup) -> Vec<Option<Color>> {
 /// Stones a markup leaves standing that Japanese rule 7 makes dead whatever
 /// the markup says: a string of at most [`RULE7_MAX_STONES`] stones in atari
 /// whose owner cannot fill its last liberty (the fill would be suicide: it
-/// captures nothing and leaves the joined string no liberty), with no dead
-/// stone beside it, on a liberty not marked as its owner's territory, and whose
+/// captures nothing and leaves the joined string no liberty), beside opponent
+/// strings that all stand and have a second liberty (else its owner captures
+/// one first), on a liberty not marked as its owner's territory, and whose
 /// capture takes no more than [`RULE7_MAX_STONES`] stones.
 ///
 /// Why they are dead (rule 7-1: alive only if they cannot be captured, or if
@@ -227,12 +228,21 @@ fn strings_dead_by_rule7<'p>(
         for &s in &string {
             seen[s] = true;
         }
-        let around_dead = string
+        let lib = g.point(libs.first);
+        if libs.count != 1 || string.len() > max_stones || owners_mark(c, lib) {
+            continue;
+        }
+        // Every opponent string around it stands and has a second liberty:
+        // its owner can neither count on it being dead nor capture it first.
+        let attackers: Vec<usize> = string
             .iter()
             .flat_map(|&s| g.neighbours(s))
-            .any(|q| g.cells[q] == Some(c.opponent()) && is_dead[q]);
-        let lib = g.point(libs.first);
-        if libs.count != 1 || string.len() > max_stones || around_dead || owners_mark(c, lib) {
+            .filter(|&q| g.cells[q] == Some(c.opponent()))
+            .collect();
+        if attackers
+            .iter()
+            .any(|&q| is_dead[q] || flood.liberties(&g, q).count < 2)
+        {
             continue;
         }
         // Its owner cannot fill the liberty (suicide) ...
@@ -331,6 +341,12 @@ mod tests {
         assert!(added(&capture, &[]).is_empty());
         // Two liberties: not in atari.
         assert!(added(&["OOOOO", "O.X.O", "OOOOO", ".....", "XXXXX"], &[]).is_empty());
+        // The stone cb's fill at bb is suicide, but White's db beside it is in
+        // atari at eb: Black captures it there and cb escapes.
+        let escape = [
+            ".OOXX..", "O.XO.X.", "OOOXX..", ".......", ".......", ".......", ".......",
+        ];
+        assert!(added(&escape, &[]).is_empty());
         // Four stones in atari: their capture leaves four points, room whose
         // life is a question of reading; left to the markup.
         let four = [
