@@ -168,15 +168,7 @@ pub fn estimated_dead_in_atari(board: &Board, dead: &[Point]) -> Vec<Point> {
         if libs.count != 1 || string.iter().any(|&i| !is_dead[i]) {
             continue;
         }
-        let attackers: Vec<usize> = string
-            .iter()
-            .flat_map(|&i| g.neighbours(i))
-            .filter(|&j| g.cells[j] == Some(c.opponent()))
-            .collect();
-        let trapped = attackers
-            .iter()
-            .all(|&j| !is_dead[j] && flood.liberties(&g, j).count >= 2);
-        if !trapped {
+        if !trapped(&g, &string, c, &is_dead, &mut flood) {
             continue;
         }
         let lib = g.point(libs.first);
@@ -189,6 +181,20 @@ pub fn estimated_dead_in_atari(board: &Board, dead: &[Point]) -> Vec<Point> {
     }
     out.sort_by_key(|p| (p.y, p.x));
     out
+}
+
+/// Whether every opponent string beside the `string` of colour `c` stands (is
+/// not among `is_dead`) and has a second liberty: the string's owner can
+/// neither count on it being dead nor capture it first to escape.
+fn trapped(g: &Grid, string: &[usize], c: Color, is_dead: &[bool], flood: &mut Flood) -> bool {
+    let attackers: Vec<usize> = string
+        .iter()
+        .flat_map(|&s| g.neighbours(s))
+        .filter(|&q| g.cells[q] == Some(c.opponent()))
+        .collect();
+    attackers
+        .iter()
+        .all(|&q| !is_dead[q] && flood.liberties(g, q).count >= 2)
 }
 
 /// Per cell of `g`, whether it holds one of the stones `dead`.
@@ -232,17 +238,7 @@ fn strings_dead_by_rule7<'p>(
         if libs.count != 1 || string.len() > max_stones || owners_mark(c, lib) {
             continue;
         }
-        // Every opponent string around it stands and has a second liberty:
-        // its owner can neither count on it being dead nor capture it first.
-        let attackers: Vec<usize> = string
-            .iter()
-            .flat_map(|&s| g.neighbours(s))
-            .filter(|&q| g.cells[q] == Some(c.opponent()))
-            .collect();
-        if attackers
-            .iter()
-            .any(|&q| is_dead[q] || flood.liberties(&g, q).count < 2)
-        {
+        if !trapped(&g, &string, c, &is_dead, &mut flood) {
             continue;
         }
         // Its owner cannot fill the liberty (suicide) ...
