@@ -341,6 +341,11 @@ pub fn estimate_seeded(board: &Board, first: FirstMove, salt: u64) -> Estimate {
     // playouts' verdict, and so does a fight the side to move decides (play
     // would resume with it). A failed attack does not (see `reading`).
     let mut verdict: Vec<Option<bool>> = vec![None; colors.len()];
+    // The verdicts that say how play would go, which the chains near them are
+    // judged again by. A fight Japanese rule 7-1 gives to the attacker is not
+    // one: that first move is granted to the attacker of each chain in turn, a
+    // question asked of that chain alone, so its neighbours keep their own odds.
+    let mut in_play: Vec<Option<bool>> = vec![None; colors.len()];
     let mut read = vec![false; colors.len()];
     let mut budget = crate::dead_stones::reading::GAME_BUDGET;
     let no_dead = vec![false; colors.len()];
@@ -350,7 +355,8 @@ pub fn estimate_seeded(board: &Board, first: FirstMove, salt: u64) -> Estimate {
             continue;
         }
         read[k] = true;
-        verdict[k] = match crate::dead_stones::reading::read(&p, i, &mut budget) {
+        let outcome = crate::dead_stones::reading::read(&p, i, &mut budget);
+        verdict[k] = match outcome {
             reading::Outcome::Dead => Some(false),
             // Under Japanese rules a lone stone on its owner's eye is only ever
             // "captured" by a ko that rule 7-2 lets the owner win (`saved_by_ko`).
@@ -360,8 +366,11 @@ pub fn estimate_seeded(board: &Board, first: FirstMove, salt: u64) -> Estimate {
             }),
             reading::Outcome::Alive | reading::Outcome::Open => None,
         };
+        if !(outcome == reading::Outcome::Unsettled && first == FirstMove::Attacker) {
+            in_play[k] = verdict[k];
+        }
     }
-    condition_on_reading(&p, &chain, &pass_alive, &verdict, &lived, run, &mut own);
+    condition_on_reading(&p, &chain, &pass_alive, &in_play, &lived, run, &mut own);
     let mut dead = vec![false; colors.len()];
     for k in 0..colors.len() {
         dead[k] = !pass_alive[k]
