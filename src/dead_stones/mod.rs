@@ -20,7 +20,9 @@
 //! 4. **The chains near a chain reading settled are judged again** over the
 //!    playouts that agree with that verdict: a stone that lived off a chain now
 //!    dead (a lone stone beside a lost capturing race) dies with it. This only
-//!    ever moves a chain towards death, and runs no new playout.
+//!    ever moves a chain towards death, and runs no new playout. A fight that
+//!    Japanese rule 7-1 gives to the attacker is not used so: that first move
+//!    is granted to the attacker of each chain alone.
 //! 5. **Seki** (`seki.rs`): a chain called dead that reading did not prove
 //!    captured lives when, with the other dead stones off, the opponent fills
 //!    what it safely can and is left with a liberty it shares with the chain
