@@ -1,5 +1,6 @@
-//! The board's symmetries change nothing: a record whose every point is
-//! transposed, rotated a quarter turn or mirrored is the same game. Each
+//! The board's symmetries change nothing: a record whose every point is moved
+//! by one of the board's symmetries (transposed, turned, mirrored: all seven
+//! besides the identity) is the same game. Each
 //! ruleset's verdicts and every finding's code and severity must be the same;
 //! for a counted game (one with TB/TW markup: a position the players settled
 //! and counted) so must every counting's count with the markup's dead stones,
@@ -28,20 +29,31 @@ use sgfaudit::scoring::{DeadSource, DeadStonesMode, Scoring};
 /// The properties whose values are points (or `aa:cc` rectangles of points).
 const POINT_PROPERTIES: [&str; 7] = ["B", "W", "AB", "AW", "AE", "TB", "TW"];
 
+/// One of the board's seven symmetries besides the identity: the axes
+/// exchanged or not, then the columns and the rows mirrored or not (the
+/// quarter turns are a transposition and one mirror, the half turn both
+/// mirrors).
 #[derive(Clone, Copy, Debug)]
-enum Symmetry {
-    Transpose,
-    QuarterTurn,
-    Mirror,
+struct Symmetry {
+    transpose: bool,
+    mirror_columns: bool,
+    mirror_rows: bool,
 }
 
 impl Symmetry {
+    fn all() -> impl Iterator<Item = Symmetry> {
+        (1..8u8).map(|b| Symmetry {
+            transpose: b & 4 != 0,
+            mirror_columns: b & 1 != 0,
+            mirror_rows: b & 2 != 0,
+        })
+    }
+
     fn map(self, x: usize, y: usize, n: usize) -> (usize, usize) {
-        match self {
-            Symmetry::Transpose => (y, x),
-            Symmetry::QuarterTurn => (n - 1 - y, x),
-            Symmetry::Mirror => (n - 1 - x, y),
-        }
+        let (x, y) = if self.transpose { (y, x) } else { (x, y) };
+        let x = if self.mirror_columns { n - 1 - x } else { x };
+        let y = if self.mirror_rows { n - 1 - y } else { y };
+        (x, y)
     }
 
     fn point(self, p: Point, n: usize) -> Point {
@@ -309,7 +321,7 @@ fn compare(dir: &Path) -> (usize, Vec<String>) {
             continue; // points beyond `z` are written in capitals: not mapped here
         }
         let original = audit_bytes(name, &latin1(text), &opts, &mut rp);
-        for s in [Symmetry::Transpose, Symmetry::QuarterTurn, Symmetry::Mirror] {
+        for s in Symmetry::all() {
             let moved = latin1(&transformed(text, n, s));
             let other = audit_bytes(name, &moved, &opts, &mut rp);
             assert_eq!(original.games.len(), other.games.len(), "{name} {s:?}");

@@ -17,7 +17,12 @@
 //!    leave an opponent string in atari whose last liberty is an eye the
 //!    opponent cannot fill without self-atari: that string is alive by the
 //!    players' agreement, so a fill that would kill it is no neutral fill but
-//!    the shared liberty of a seki.
+//!    the shared liberty of a seki. The fills that leave an opponent string in
+//!    atari come first: each forces the opponent to connect inside its own
+//!    area, and players fill such dame before the others. Made after another
+//!    fill beside the same string, a forcing fill can be self-atari, so which
+//!    came first would otherwise depend on where the two points lie on the
+//!    board, and the count on how the record's board was turned.
 //! 3. **Points to fill.** After every fill, a string left in atari whose last
 //!    liberty its owner can fill, keeping two liberties, is protected there.
 //!    Such a point in the owner's territory is no territory (rule 8: it is not
@@ -330,6 +335,13 @@ impl Sim<'_> {
         !theirs[..k].iter().any(|x| x.count == 1) && self.liberties_after(t, c) >= 2
     }
 
+    /// Whether a stone of `c` at `p` would leave a string of the opponent's
+    /// beside it in atari.
+    fn forces(&mut self, p: usize, c: Color) -> bool {
+        let (theirs, k) = self.strings_beside(p, c.opponent());
+        theirs[..k].iter().any(|l| l.count == 2)
+    }
+
     /// How many stones of `c` are beside `p`.
     fn stones_beside(&self, p: usize, c: Color) -> usize {
         self.neighbours(p)
@@ -398,21 +410,28 @@ pub(crate) fn settle(grid: &Grid, owner: &[Option<Color>], dame: &[bool]) -> Set
             }
         }
     }
-    // 2. The other neutral points, by a colour beside them that fills safely.
-    changed = true;
-    while changed {
-        changed = false;
-        for &p in &order {
-            if sim.cell(p).is_some() {
-                continue;
-            }
-            let beside = sim.colours_beside(p);
-            for c in COLOURS {
-                if beside[c.index()] && sim.fill(p, c) == Fill::Safe {
-                    sim.keep(p, c);
-                    changed = true;
-                    sim.protect_beside(c.opponent(), p, &mut to_fill);
-                    break;
+    // 2. The other neutral points, by a colour beside them that fills
+    // safely: first those whose fill leaves an opponent string in atari (its
+    // owner must then protect it inside its own area), then the rest.
+    for forcing_only in [true, false] {
+        changed = true;
+        while changed {
+            changed = false;
+            for &p in &order {
+                if sim.cell(p).is_some() {
+                    continue;
+                }
+                let beside = sim.colours_beside(p);
+                for c in COLOURS {
+                    if beside[c.index()]
+                        && (!forcing_only || sim.forces(p, c))
+                        && sim.fill(p, c) == Fill::Safe
+                    {
+                        sim.keep(p, c);
+                        changed = true;
+                        sim.protect_beside(c.opponent(), p, &mut to_fill);
+                        break;
+                    }
                 }
             }
         }
