@@ -209,8 +209,9 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
              which may not be the one the players counted"
         };
         let doubt = if i.in_doubt > 0 {
+            let stones = if i.in_doubt == 1 { "stone" } else { "stones" };
             format!(
-                "; the estimate leaves {} stones in doubt, and the count rests on them",
+                "; the estimate leaves {} {stones} in doubt, and the count rests on them",
                 i.in_doubt
             )
         } else {
