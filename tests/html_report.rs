@@ -249,3 +249,27 @@ fn text_from_records_and_file_names_is_escaped() {
     svgs(&page);
     assert_anchors_resolve(&page);
 }
+
+#[test]
+fn one_game_is_counted_in_the_singular() {
+    // A report of one scored game whose countings differ (the point to fill
+    // counts under every counting but the Japanese): every count of files
+    // and games on the page is in the singular, never "1 games".
+    let dir = scratch("html-one-game");
+    let page_path = dir.join("report.html");
+    check(&[
+        "corpus/rules/count-point-to-fill.sgf",
+        "-q",
+        "--html",
+        page_path.to_str().unwrap(),
+    ]);
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    assert!(page.contains("<title>sgfaudit report: 1 file, 1 game</title>"));
+    assert!(page.contains(": 1 file, 1 game, 2 moves."), "no header count");
+    assert!(page.contains("1 game was scored."), "no scored-game count");
+    assert!(
+        page.contains(": 1 game</figcaption>"),
+        "no chart of one game"
+    );
+    assert!(!page.contains("1 games"));
+}

@@ -236,6 +236,19 @@ fn percent(part: u64, whole: u64) -> String {
     format!("{:.1}%", 100.0 * part as f64 / whole as f64)
 }
 
+/// "1 game", "2 games": a count with its noun, singular for one.
+fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+fn games(n: u64) -> String {
+    counted(n, "game")
+}
+
 fn game_link(ordinal: u64) -> String {
     format!("<a href=\"#g{ordinal}\">game {}</a>", ordinal + 1)
 }
@@ -249,17 +262,17 @@ impl HtmlReporter {
             s,
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-             <title>sgfaudit report: {} files, {} games</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
-             <header><h1>sgfaudit report</h1>\n<p>sgfaudit {}: {} files, {} games, {} moves.{}</p>\n\
+             <title>sgfaudit report: {}, {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
+             <header><h1>sgfaudit report</h1>\n<p>sgfaudit {}: {}, {}, {}.{}</p>\n\
              <nav><a href=\"#summary\">Summary</a><a href=\"#findings\">Findings</a>\
              <a href=\"#illegal\">Illegal moves</a><a href=\"#results\">Results</a>\
              <a href=\"#countings\">Countings</a><a href=\"#games\">Games</a></nav></header>\n",
-            sm.files,
-            sm.games,
+            counted(sm.files, "file"),
+            games(sm.games),
             env!("CARGO_PKG_VERSION"),
-            sm.files,
-            sm.games,
-            sm.moves,
+            counted(sm.files, "file"),
+            games(sm.games),
+            counted(sm.moves, "move"),
             if sm.interrupted {
                 " <b class=\"error\">The run was interrupted: these counts cover what was audited until then.</b>"
             } else {
@@ -383,8 +396,11 @@ impl HtmlReporter {
                 s,
                 "<p>For each pair of countings, the scored games whose margins differ, by the \
                  difference (first minus second, Black's margin, rounded; the end columns take \
-                 everything beyond {MARGIN_RANGE} points). {} games were scored.</p>\n<div class=\"charts\">",
-                sm.scored
+                 everything beyond {MARGIN_RANGE} points). {}.</p>\n<div class=\"charts\">",
+                match sm.scored {
+                    1 => "1 game was scored".to_string(),
+                    n => format!("{n} games were scored"),
+                }
             );
             for (pair, buckets) in &self.margins {
                 let columns: Vec<(String, u64)> = (-MARGIN_RANGE..=MARGIN_RANGE)
@@ -398,10 +414,11 @@ impl HtmlReporter {
                     })
                     .collect();
                 let title = format!("{} minus {}", pair[0].key(), pair[1].key());
-                let games: u64 = buckets.values().sum();
+                let games_in: u64 = buckets.values().sum();
                 let _ = writeln!(
                     s,
-                    "<figure><figcaption>{title}: {games} games</figcaption>{}</figure>",
+                    "<figure><figcaption>{title}: {}</figcaption>{}</figure>",
+                    games(games_in),
                     chart::columns(&title, &columns)
                 );
             }
@@ -517,8 +534,11 @@ fn illegal_part(s: &mut String, sm: &Summary) {
     if sm.japanese_no_result > 0 {
         let _ = writeln!(
             s,
-            "<p>{} games end in a repetition that Japanese rule 12 makes a game without result.</p>",
-            sm.japanese_no_result
+            "<p>{} in a repetition that Japanese rule 12 makes a game without result.</p>",
+            match sm.japanese_no_result {
+                1 => "1 game ends".to_string(),
+                n => format!("{} end", games(n)),
+            }
         );
     }
 }
