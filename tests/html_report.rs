@@ -265,7 +265,10 @@ fn one_game_is_counted_in_the_singular() {
     ]);
     let page = std::fs::read_to_string(&page_path).unwrap();
     assert!(page.contains("<title>sgfaudit report: 1 file, 1 game</title>"));
-    assert!(page.contains(": 1 file, 1 game, 2 moves."), "no header count");
+    assert!(
+        page.contains(": 1 file, 1 game, 2 moves."),
+        "no header count"
+    );
     assert!(page.contains("1 game was scored."), "no scored-game count");
     assert!(
         page.contains(": 1 game</figcaption>"),
