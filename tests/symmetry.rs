@@ -1,18 +1,18 @@
 //! The board's symmetries change nothing: a record whose every point is moved
 //! by one of the board's symmetries (transposed, turned, mirrored: all seven
-//! besides the identity) is the same game. Each
-//! ruleset's verdicts and every finding's code and severity must be the same;
-//! for a counted game (one with TB/TW markup: a position the players settled
-//! and counted) so must every counting's count with the markup's dead stones,
-//! both result checks, and the Japanese count's seki eyes and points to fill
-//! (mapped by the same symmetry). A count or a fill that depended on the order
-//! in which points are visited would differ here. (In a position left with open
-//! areas, which side fills which neutral point does depend on that order:
-//! docs/RULES.md.) And with Black and White exchanged, a counted game's
-//! Japanese count must be the same side for side: no rule in it favours a
-//! colour but komi. Over the project's own corpus (the hand-made rule and
-//! counting cases and the real games), and over `../shared/corpus/kgs-scored`
-//! when present.
+//! besides the identity) is the same game. Each ruleset's verdicts and every
+//! finding's code and severity must be the same; for a counted game (one with
+//! TB/TW markup: a position the players settled and counted) so must every
+//! counting's count with the markup's dead stones, both result checks, and the
+//! Japanese count's seki eyes and points to fill (mapped by the same
+//! symmetry). A count or a fill that depended on the order in which points are
+//! visited would differ here. (In a position left with open areas, which side
+//! fills which neutral point does depend on that order: docs/RULES.md.) And
+//! with Black and White exchanged, a counted game's Japanese count must be the
+//! same side for side: no rule in it favours a colour but komi; the exchanged
+//! records must also be alike under every symmetry. Over the project's own
+//! corpus (the hand-made rule and counting cases and the real games), and over
+//! `../shared/corpus/kgs-scored` and `../shared/corpus/real` when present.
 
 mod common;
 
@@ -462,4 +462,21 @@ fn the_kgs_records_with_their_colours_exchanged_are_counted_alike_under_every_sy
         .filter_map(|d| d.rsplit('_').next())
         .collect();
     assert_eq!(games.into_iter().collect::<Vec<_>>(), ["2017-01-31-2"]);
+}
+
+#[test]
+fn the_development_corpus_is_judged_and_counted_alike_under_every_symmetry() {
+    // `../shared/corpus/real` (3,307 records, 149 counted): every symmetry,
+    // the colours exchanged, and both.
+    let Some(dir) = common::shared_corpus() else {
+        return;
+    };
+    let (counted, differences) = compare(&dir);
+    assert!(counted >= 140, "only {counted} counted games");
+    assert!(differences.is_empty(), "{differences:#?}");
+    let (counted, differences) = compare_colours(&dir);
+    assert!(counted >= 140, "only {counted} counted games");
+    assert!(differences.is_empty(), "{differences:#?}");
+    let (_, differences) = compare_as(&dir, true);
+    assert!(differences.is_empty(), "{differences:#?}");
 }
