@@ -173,6 +173,14 @@ const CASES: &[Case] = &[
         no_result: None,
         codes: &[],
     },
+    Case {
+        file: "count-forcing-point-first",
+        aga: &[],
+        japanese: &[],
+        swedish: &[],
+        no_result: None,
+        codes: &[],
+    },
     // RE counts standing a lone stone only rule 7 makes dead: consistent, and
     // the rules differ (C609).
     Case {
@@ -375,6 +383,12 @@ const COUNTS: &[Count] = &[
         territory: [35, 2],
         seki_eyes: &["aa", "ea"],
         to_fill: &[],
+    },
+    Count {
+        file: "count-forcing-point-first",
+        territory: [28, 0],
+        seki_eyes: &["af", "fi"],
+        to_fill: &["ai"],
     },
     // No markup: the dead stones are estimated, and who moves first in the
     // unsettled corner follows the declared rules.
