@@ -495,6 +495,30 @@ fn a_mismatch_that_a_usual_komi_explains_says_so() {
 }
 
 #[test]
+fn a_mismatch_names_the_other_countings_that_give_re() {
+    // The wall, then a Black stone inside Black's own area and a White pass.
+    // Japanese: territory 35 against 27, B+8 (a pass costs nothing). Area:
+    // 10 stones and 35 points against 9 and 27, B+9; AGA and Swedish:
+    // territory and a prisoner per pass (White passed twice, Black once), 37
+    // against 28, B+9. RE[B+9] is what every counting but the Japanese gives,
+    // in a record that declares Japanese rules: as a tournament that counts
+    // area would write it.
+    let moves = format!("{WALL};B[aa];W[];B[];W[]");
+    let m = mismatch("B+9", &moves);
+    assert!(
+        m.contains("the japanese count gives B+8 with komi 0"),
+        "{m}"
+    );
+    assert!(
+        m.contains("; the aga, aga_area, swedish and chinese counts give RE"),
+        "{m}"
+    );
+    // B+20 is no counting's: nothing to name.
+    let m = mismatch("B+20", &moves);
+    assert!(!m.contains("give RE") && !m.contains("gives RE"), "{m}");
+}
+
+#[test]
 fn a_komi_sized_gap_is_no_komi_hint_when_re_fits_the_komi() {
     // The same B+9 on the board with KM[0.5]: B+8.5 by the count. RE[B+2.5]
     // is 6 points off, what komi 6.5 would make, but a half-point RE fits

@@ -219,13 +219,14 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         };
         let message = match (i.declared, declared_score) {
             (Some(c), Some(s)) => format!(
-                "RE[{}] but the {} count gives {} with komi {} (dead stones: {}){}{doubt}{unfinished}",
+                "RE[{}] but the {} count gives {} with komi {} (dead stones: {}){}{}{doubt}{unfinished}",
                 i.re,
                 c.key(),
                 s.result(),
                 s.komi,
                 i.dead.key(),
                 komi_hint(s, rec, i.ended_by_passes),
+                others_hint(&matching),
             ),
             _ => {
                 let all: Vec<String> = i
@@ -274,6 +275,18 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         matching,
         reading: reading.map(|r| r.kind),
     })
+}
+
+/// "; the aga and chinese counts give RE", when countings other than the
+/// declared one give RE: the record may have been counted by other rules than
+/// its RU names (a tournament that counts area under a Japanese RU).
+fn others_hint(matching: &[Counting]) -> String {
+    let names: Vec<&str> = matching.iter().map(|c| c.key()).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => format!("; the {one} count gives RE"),
+        [init @ .., last] => format!("; the {} and {last} counts give RE", init.join(", ")),
+    }
 }
 
 /// Whether a Black margin `m` can arise with the komi (and compensation) of
