@@ -71,9 +71,11 @@ impl GameError {
             ) => "bad-size",
             GameError::NoRecord(NoRecord::NotGo(_) | NoRecord::NotGoOrUnparsable) => "not-go",
             GameError::NoRecord(NoRecord::Unparsable) => "unparsable",
-            GameError::NoRecord(NoRecord::TooManyValues(_) | NoRecord::TooManyVariations(_)) => {
-                "too-large"
-            }
+            GameError::NoRecord(
+                NoRecord::TooManyValues(_)
+                | NoRecord::TooManyVariations(_)
+                | NoRecord::TooManyPoints(_),
+            ) => "too-large",
             GameError::NoRecord(NoRecord::NoNode) => "no-node",
             GameError::Internal(_) => "internal-error",
         }

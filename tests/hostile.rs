@@ -190,6 +190,45 @@ fn degenerate_texts_cost_memory_linear_in_their_size() {
 }
 
 #[test]
+fn point_list_rectangles_cannot_expand_without_bound() {
+    let d = scratch("rectangles");
+    // 4,000 nodes of `AB[aa:ZZ]AE[aa:ZZ]` on 52x52: 80 KB of text that
+    // sgf-parse would expand to 4,000 x 2 x 2,704 = 21,632,000 points, about
+    // 330 MB: refused before parsing.
+    let mut game = String::from("(;GM[1]SZ[52]");
+    for _ in 0..4_000 {
+        game.push_str(";AB[aa:ZZ]AE[aa:ZZ]");
+    }
+    game.push(')');
+    fs::write(d.join("rectangles.sgf"), game).unwrap();
+    // A diagram record that clears the board a hundred times with AE[aa:ss]
+    // and marks it with TR[aa:ss] (72,200 points) is well inside the bound;
+    // arrows and lines (`AR[aa:ss]`) are pairs of points, not rectangles.
+    let mut diagrams = String::from("(;GM[1]SZ[19]");
+    for _ in 0..100 {
+        diagrams.push_str(";AE[aa:ss]AB[dd]TR[aa:ss]");
+    }
+    for _ in 0..2_000 {
+        diagrams.push_str(";AR[aa:ss]LN[aa:ss]");
+    }
+    diagrams.push_str(";B[pp])");
+    fs::write(d.join("diagrams.sgf"), diagrams).unwrap();
+    let r = run(&[arg(&d)], None);
+    ok_run(&r);
+    let refused = row(&r, "rectangles.sgf");
+    assert_eq!(refused["status"], "error", "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("expand to 21632000 points"),
+        "{refused}"
+    );
+    assert_eq!(row(&r, "diagrams.sgf")["status"], "ok");
+    assert!(r.peak_kib < 100 * 1024, "{} KiB", r.peak_kib);
+}
+
+#[test]
 fn reads_are_capped_while_reading() {
     let d = scratch("capped");
     fs::write(d.join("big.sgf"), vec![b' '; 3 << 20]).unwrap();

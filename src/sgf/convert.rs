@@ -57,6 +57,11 @@ pub enum NoRecord {
     TooManyValues(usize),
     #[error("the game tree holds {0} variations, more than the {max} sgfaudit parses", max = super::MAX_VALUES)]
     TooManyVariations(usize),
+    /// Point lists whose rectangles (`AB[aa:ss]`) expand to more points than
+    /// any real game holds: not parsed, as each would cost memory
+    /// (`sgf::MAX_EXPANDED_POINTS`).
+    #[error("the game's point lists expand to {0} points (rectangles such as AB[aa:ss]), more than the {max} sgfaudit parses", max = super::MAX_EXPANDED_POINTS)]
+    TooManyPoints(u64),
 }
 
 impl NoRecord {
@@ -70,7 +75,8 @@ impl NoRecord {
             NoRecord::Unparsable
             | NoRecord::NoNode
             | NoRecord::TooManyValues(_)
-            | NoRecord::TooManyVariations(_) => Code::ParseFailed,
+            | NoRecord::TooManyVariations(_)
+            | NoRecord::TooManyPoints(_) => Code::ParseFailed,
         }
     }
 }

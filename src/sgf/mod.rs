@@ -223,6 +223,17 @@ impl Collection {
                 return ParsedGame::no_record(why, findings);
             }
         }
+        // `AB[aa:ZZ]` is 2,704 points in 9 bytes: sgf-parse holds each point
+        // of a rectangle in a set, and the record keeps every setup point.
+        // Counted only when the text holds enough rectangles to matter.
+        if src.matches(':').count() as u64 * MAX_RECTANGLE > MAX_EXPANDED_POINTS {
+            let points = expanded_points(src);
+            if points > MAX_EXPANDED_POINTS {
+                let why = NoRecord::TooManyPoints(points);
+                findings.push(Finding::new(why.code(), why.to_string()));
+                return ParsedGame::no_record(why, findings);
+            }
+        }
         if span.nodes > CHUNKED_ABOVE_NODES {
             return self.parse_long_game(src, span.nodes, findings);
         }
@@ -380,6 +391,90 @@ const READ: [&str; 25] = [
 /// it is parsed in chunks.
 pub const MAX_VALUES: usize = 200_000;
 
+/// The most points a game's point lists may expand to: a thousand times
+/// what the largest real record does (988, `../shared/corpus/real`), and
+/// about 15 MB while sgf-parse holds them.
+pub const MAX_EXPANDED_POINTS: u64 = 1_000_000;
+
+/// The points of the largest rectangle, `aa:ZZ` on a 52x52 board.
+const MAX_RECTANGLE: u64 = 52 * 52;
+
+/// The properties whose values sgf-parse reads as point lists, expanding a
+/// rectangle `aa:cc` into its points.
+const POINT_LISTS: [&[u8]; 12] = [
+    b"AB", b"AE", b"AW", b"CR", b"DD", b"MA", b"SL", b"SQ", b"TR", b"VW", b"TB", b"TW",
+];
+
+/// How many points the rectangles of point lists in `text` expand to (each
+/// counted whole, as sgf-parse expands it before looking at the board).
+/// Identifiers are their upper-case letters, as SGF 4 reads old lower-case
+/// forms; escapes are honoured.
+fn expanded_points(text: &str) -> u64 {
+    let coordinate = |c: u8| match c {
+        b'a'..=b'z' => Some(i64::from(c - b'a')),
+        b'A'..=b'Z' => Some(i64::from(c - b'A') + 26),
+        _ => None,
+    };
+    let area = |v: &[u8]| -> Option<u64> {
+        let [x1, y1, b':', x2, y2] = *v else {
+            return None;
+        };
+        let (x1, y1, x2, y2) = (
+            coordinate(x1)?,
+            coordinate(y1)?,
+            coordinate(x2)?,
+            coordinate(y2)?,
+        );
+        Some(((x1 - x2).unsigned_abs() + 1) * ((y1 - y2).unsigned_abs() + 1))
+    };
+    let mut total = 0u64;
+    let mut ident: Vec<u8> = Vec::new();
+    let mut new_ident = true;
+    let mut value: Vec<u8> = Vec::new();
+    let (mut in_value, mut escaped) = (false, false);
+    for &b in text.as_bytes() {
+        if in_value {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b']' {
+                in_value = false;
+                new_ident = true;
+                if POINT_LISTS.contains(&ident.as_slice()) {
+                    total += area(&value).unwrap_or(0);
+                }
+                continue;
+            }
+            if value.len() < 6 {
+                value.push(b);
+            }
+            continue;
+        }
+        match b {
+            b'[' => {
+                in_value = true;
+                value.clear();
+            }
+            b'a'..=b'z' | b'A'..=b'Z' => {
+                if new_ident {
+                    ident.clear();
+                    new_ident = false;
+                }
+                if b.is_ascii_uppercase() && ident.len() < 4 {
+                    ident.push(b);
+                }
+            }
+            b';' | b'(' | b')' => {
+                ident.clear();
+                new_ident = true;
+            }
+            _ => {}
+        }
+    }
+    total
+}
+
 /// The most values of any one node of a game's text, and its variations
 /// (`(`), escapes honoured.
 fn count_values(text: &str) -> (usize, usize) {
@@ -524,7 +619,18 @@ fn count_nodes(tree: &GameTree) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{empty_long_values, LONG_VALUE};
+    use super::{empty_long_values, expanded_points, LONG_VALUE};
+
+    #[test]
+    fn rectangles_of_point_lists_are_counted_whole() {
+        // A 19x19 rectangle is 361 points, `ab:cd` 3 x 3, a reversed one the
+        // same; old lower-case identifiers read as their capitals (AddBlack
+        // is AB); single points, composed values (AR, LN, LB) and text that
+        // only looks like a rectangle (a comment, an escaped bracket) are not.
+        let text = "(;GM[1]AB[aa:ss][dd]AE[ab:cd]\n [cd:ab];AddBlack[aa:ss]\
+                    AR[aa:ss]LN[aa:ss]LB[aa:ss]C[aa:ss]C[AB\\[aa:ss\\]]TR[aa])";
+        assert_eq!(expanded_points(text), 361 + 9 + 9 + 361);
+    }
 
     #[test]
     fn only_long_values_of_unread_properties_are_emptied() {
