@@ -229,6 +229,27 @@ fn point_list_rectangles_cannot_expand_without_bound() {
 }
 
 #[test]
+fn a_game_of_many_illegal_moves_keeps_them_all_in_little_memory() {
+    let d = scratch("illegal-moves");
+    // Black at A19, then White and Black on it in turn, 500,000 times: every
+    // later move is illegal (occupied) under the three rulesets. 5.5 MB of
+    // text; the JSONL row lists all 3 x 500,000 verdicts (about 90 MB)
+    // without holding a copy of them.
+    let game = format!("(;GM[1]SZ[19];B[aa]{})", ";W[aa];B[aa]".repeat(250_000));
+    fs::write(d.join("occupied.sgf"), game).unwrap();
+    let r = run(&[arg(&d)], None);
+    ok_run(&r);
+    let row = row(&r, "occupied.sgf");
+    for ruleset in ["aga", "japanese", "swedish"] {
+        let illegal = row["rulesets"][ruleset]["illegal"].as_array().unwrap();
+        assert_eq!(illegal.len(), 500_000, "{ruleset}");
+        assert_eq!(illegal[0]["point"], "aa");
+        assert_eq!(illegal[0]["kind"], "occupied");
+    }
+    assert!(r.peak_kib < 100 * 1024, "{} KiB", r.peak_kib);
+}
+
+#[test]
 fn reads_are_capped_while_reading() {
     let d = scratch("capped");
     fs::write(d.join("big.sgf"), vec![b' '; 3 << 20]).unwrap();

@@ -99,17 +99,19 @@ impl Point {
 
     /// SGF notation (`dc`): letters `a`-`z` then `A`-`Z`.
     pub fn sgf(self) -> String {
-        fn letter(v: u8) -> char {
+        self.sgf_letters().iter().map(|&b| char::from(b)).collect()
+    }
+
+    /// [`Point::sgf`]'s two letters, without allocating.
+    pub fn sgf_letters(self) -> [u8; 2] {
+        fn letter(v: u8) -> u8 {
             if v < 26 {
-                (b'a' + v) as char
+                b'a' + v
             } else {
-                (b'A' + (v - 26)) as char
+                b'A' + (v - 26)
             }
         }
-        let mut s = String::with_capacity(2);
-        s.push(letter(self.x));
-        s.push(letter(self.y));
-        s
+        [letter(self.x), letter(self.y)]
     }
 
     /// Human notation (`D17` on 19x19): column letter without `I`, row counted

@@ -6,8 +6,9 @@ use serde::Serialize;
 
 use super::{Reporter, Summary};
 use crate::audit::{FileInfo, GameReport, Status};
+use crate::core::board::Point;
 use crate::core::findings::Finding;
-use crate::core::replay::RulesetVerdict;
+use crate::core::replay::{Illegal, RulesetVerdict};
 use crate::core::rules::Ruleset;
 use crate::scoring::counting::{Counting, Score, Side};
 use crate::scoring::Scoring;
@@ -26,7 +27,7 @@ struct GameJson<'a> {
     result: Option<&'a str>,
     moves: u32,
     findings: Vec<FindingJson<'a>>,
-    rulesets: RulesetsJson,
+    rulesets: RulesetsJson<'a>,
     /// Why the game has no score (null when scored).
     not_scored: Option<&'a str>,
     dead_stones: Option<DeadJson>,
@@ -161,10 +162,10 @@ impl<'a> FindingJson<'a> {
 }
 
 #[derive(Serialize)]
-struct RulesetsJson {
-    aga: VerdictJson,
-    japanese: VerdictJson,
-    swedish: VerdictJson,
+struct RulesetsJson<'a> {
+    aga: VerdictJson<'a>,
+    japanese: VerdictJson<'a>,
+    swedish: VerdictJson<'a>,
     chinese: ChineseJson,
 }
 
@@ -174,8 +175,8 @@ struct ChineseJson {
 }
 
 #[derive(Serialize)]
-struct VerdictJson {
-    illegal: Vec<IllegalJson>,
+struct VerdictJson<'a> {
+    illegal: IllegalList<'a>,
     no_result: Option<NoResultJson>,
     score: Option<ScoreJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -190,8 +191,34 @@ struct IllegalJson {
     #[serde(rename = "move")]
     move_number: u32,
     kind: &'static str,
-    point: Option<String>,
+    point: Option<SgfPoint>,
     color: &'static str,
+}
+
+/// A ruleset's illegal moves, each written as it is read: the list is never
+/// copied into the row (a game of a million illegal moves would double its
+/// memory).
+struct IllegalList<'a>(&'a [Illegal]);
+
+impl Serialize for IllegalList<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|i| IllegalJson {
+            move_number: i.move_number,
+            kind: i.kind.key(),
+            point: i.point.map(SgfPoint),
+            color: i.color.letter(),
+        }))
+    }
+}
+
+/// A point in SGF letters, written without allocating.
+struct SgfPoint(Point);
+
+impl Serialize for SgfPoint {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let letters = self.0.sgf_letters();
+        s.serialize_str(std::str::from_utf8(&letters).unwrap_or_default())
+    }
 }
 
 #[derive(Serialize)]
@@ -200,18 +227,9 @@ struct NoResultJson {
     move_number: u32,
 }
 
-fn verdict(v: &RulesetVerdict) -> VerdictJson {
+fn verdict(v: &RulesetVerdict) -> VerdictJson<'_> {
     VerdictJson {
-        illegal: v
-            .illegal
-            .iter()
-            .map(|i| IllegalJson {
-                move_number: i.move_number,
-                kind: i.kind.key(),
-                point: i.point.map(|p| p.sgf()),
-                color: i.color.letter(),
-            })
-            .collect(),
+        illegal: IllegalList(&v.illegal),
         no_result: v.no_result.map(|m| NoResultJson { move_number: m }),
         score: None,
         area_score: None,
