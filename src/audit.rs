@@ -74,7 +74,8 @@ impl GameError {
             GameError::NoRecord(
                 NoRecord::TooManyValues(_)
                 | NoRecord::TooManyVariations(_)
-                | NoRecord::TooManyPoints(_),
+                | NoRecord::TooManyPoints(_)
+                | NoRecord::TooManyNodes(_),
             ) => "too-large",
             GameError::NoRecord(NoRecord::NoNode) => "no-node",
             GameError::Internal(_) => "internal-error",
