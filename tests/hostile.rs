@@ -601,6 +601,58 @@ fn a_huge_unread_value_costs_little() {
 /// listing costs a byte per entry beside the header, the mismatch with its
 /// (absent) blocks is reported, and memory stays near twice the header.
 #[test]
+fn a_huge_value_of_a_read_property_is_cut() {
+    let d = scratch("long-read-values");
+    // 20 MB in a player's name, a move and RE: each cut to its first KiB
+    // with a warning; the game is audited as it would be with the cut value
+    // (the move is still no point, RE still unusable), in little memory,
+    // and no row echoes the 20 MB.
+    let long = "x".repeat(20 << 20);
+    let digits = "1".repeat(20 << 20);
+    fs::write(
+        d.join("pb.sgf"),
+        format!("(;GM[1]SZ[9]PB[{long}];B[ee];W[cc])"),
+    )
+    .unwrap();
+    fs::write(d.join("move.sgf"), format!("(;GM[1]SZ[9];B[ee];W[{long}])")).unwrap();
+    fs::write(
+        d.join("re.sgf"),
+        format!("(;GM[1]SZ[9]RE[B+{digits}];B[ee];W[];B[])"),
+    )
+    .unwrap();
+    let r = run(&[arg(&d)], None);
+    ok_run(&r);
+    for (file, ident) in [("pb.sgf", "PB"), ("move.sgf", "W"), ("re.sgf", "RE")] {
+        let row = row(&r, file);
+        assert_eq!(row["status"], "ok", "{file}");
+        let cut = row["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["code"] == "S212")
+            .unwrap_or_else(|| panic!("{file}: S212"));
+        let message = cut["message"].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!("{ident}'s value is ")),
+            "{message}"
+        );
+        assert!(row.to_string().len() < 64 << 10, "{file}: the row is small");
+    }
+    assert_eq!(row(&r, "pb.sgf")["moves"], 2);
+    let codes = |file: &str| -> Vec<String> {
+        row(&r, file)["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(codes("move.sgf").contains(&"P303".to_string()));
+    assert!(codes("re.sgf").contains(&"P306".to_string()));
+    assert!(r.peak_kib < 100 * 1024, "{} KiB", r.peak_kib);
+}
+
+#[test]
 fn a_seven_zip_header_listing_millions_of_entries_is_bounded() {
     let d = scratch("7z-listing");
     let n: u64 = 40_000_000;

@@ -163,10 +163,12 @@ impl Collection {
         // several times a value's size while it reads it: long ones are
         // emptied.
         let without_long_values;
+        let mut cuts = Vec::new();
         let src = if src.len() > LONG_VALUE {
-            match empty_long_values(src) {
-                Some(text) => {
+            match shorten_long_values(src) {
+                Some((text, cut)) => {
                     without_long_values = text;
+                    cuts = cut;
                     without_long_values.as_str()
                 }
                 None => src,
@@ -175,6 +177,18 @@ impl Collection {
             src
         };
         let mut findings = Vec::new();
+        for c in &cuts {
+            findings.push(
+                Finding::new(
+                    Code::LongValueCut,
+                    format!(
+                        "{}'s value is {} bytes long; only its first {} were read",
+                        c.ident, c.len, c.kept
+                    ),
+                )
+                .located(self.locate(span.start + c.at)),
+            );
+        }
         for p in &span.problems {
             findings.push(Finding::new(p.code, p.detail.clone()).located(self.locate(p.offset)));
         }
@@ -520,13 +534,35 @@ fn count_values(text: &str) -> (usize, usize) {
     (most, variations)
 }
 
-/// `text` with every value longer than [`LONG_VALUE`] of a property not in
-/// [`READ`] emptied, or `None` when it has none. Escapes (`\]`) are
+/// A value of a property sgfaudit reads that was longer than [`LONG_VALUE`]
+/// and was cut to its first [`CUT_VALUE`] bytes or so (a whole character and
+/// escape last).
+#[derive(Debug, PartialEq, Eq)]
+struct Cut {
+    /// The property's identifier (its capitals).
+    ident: String,
+    /// The value's length in bytes, and what was kept of it.
+    len: usize,
+    kept: usize,
+    /// Offset of the value's `[` in the text.
+    at: usize,
+}
+
+/// What is kept of a long value of a property sgfaudit reads: enough to
+/// show it in a finding, and to keep it what it was (a move that is not a
+/// point stays one).
+const CUT_VALUE: usize = 1 << 10;
+
+/// `text` with every value longer than [`LONG_VALUE`] emptied when its
+/// property is not in [`READ`], and cut to about [`CUT_VALUE`] bytes when it
+/// is (sgf-parse holds about ten times a value's size while it reads it), or
+/// `None` when it has none; with the values cut. Escapes (`\]`) are
 /// honoured; identifiers are their upper-case letters, as SGF 4 reads old
 /// lower-case forms.
-fn empty_long_values(text: &str) -> Option<String> {
+fn shorten_long_values(text: &str) -> Option<(String, Vec<Cut>)> {
     let bytes = text.as_bytes();
     let mut out: Option<String> = None;
+    let mut cuts = Vec::new();
     let mut copied = 0; // bytes of `text` already in `out`
     let mut ident = String::new();
     let mut after_value = false;
@@ -540,9 +576,19 @@ fn empty_long_values(text: &str) -> Option<String> {
                     j += if bytes[j] == b'\\' { 2 } else { 1 };
                 }
                 let end = j.min(bytes.len());
-                if end - start > LONG_VALUE && !READ.contains(&ident.as_str()) {
+                if end - start > LONG_VALUE {
                     let o = out.get_or_insert_with(|| String::with_capacity(text.len() / 2));
                     o.push_str(&text[copied..start]);
+                    if READ.contains(&ident.as_str()) {
+                        let kept = cut_point(&text[start..end], CUT_VALUE);
+                        o.push_str(&text[start..start + kept]);
+                        cuts.push(Cut {
+                            ident: ident.clone(),
+                            len: end - start,
+                            kept,
+                            at: i,
+                        });
+                    }
                     copied = end;
                 }
                 after_value = true;
@@ -566,8 +612,29 @@ fn empty_long_values(text: &str) -> Option<String> {
     }
     out.map(|mut o| {
         o.push_str(&text[copied.min(text.len())..]);
-        o
+        (o, cuts)
     })
+}
+
+/// The length of the longest start of `value` no longer than `most` bytes
+/// that ends after a whole character and a whole escape (`\x`).
+fn cut_point(value: &str, most: usize) -> usize {
+    let mut kept = 0;
+    let mut escaped = false;
+    for (at, c) in value.char_indices() {
+        let end = at + c.len_utf8();
+        if end > most {
+            break;
+        }
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+            continue;
+        }
+        kept = end;
+    }
+    kept
 }
 
 /// Replaces the junk the scan found by spaces (same length, so offsets hold).
@@ -631,7 +698,7 @@ fn count_nodes(tree: &GameTree) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{empty_long_values, expanded_points, LONG_VALUE};
+    use super::{cut_point, expanded_points, shorten_long_values, Cut, CUT_VALUE, LONG_VALUE};
 
     #[test]
     fn rectangles_of_point_lists_are_counted_whole() {
@@ -645,16 +712,40 @@ mod tests {
     }
 
     #[test]
-    fn only_long_values_of_unread_properties_are_emptied() {
+    fn long_values_are_emptied_unless_read_and_then_cut() {
         let long = format!("{}\\]{}", "x".repeat(LONG_VALUE), "y".repeat(10));
         let text = format!(
             "(;GM[1]C[{long}]PB[C[x]];B[aa]C[short]GC[{long}]GN[{long}];W[bb]C[a][{long}])"
         );
-        let got = empty_long_values(&text).expect("long unread values");
+        let (got, cuts) = shorten_long_values(&text).expect("long values");
+        let kept = "x".repeat(CUT_VALUE);
         assert_eq!(
             got,
-            format!("(;GM[1]C[]PB[C[x]];B[aa]C[short]GC[{long}]GN[];W[bb]C[a][])")
+            format!("(;GM[1]C[]PB[C[x]];B[aa]C[short]GC[{kept}]GN[];W[bb]C[a][])")
         );
-        assert_eq!(empty_long_values("(;GM[1]C[short];B[aa])"), None);
+        let at = text.find("GC[").expect("GC") + 2;
+        let len = LONG_VALUE + 12;
+        let ident = "GC".to_string();
+        assert_eq!(
+            cuts,
+            [Cut {
+                ident,
+                len,
+                kept: CUT_VALUE,
+                at
+            }]
+        );
+        assert_eq!(shorten_long_values("(;GM[1]C[short];B[aa])"), None);
+    }
+
+    #[test]
+    fn a_cut_ends_after_a_whole_character_and_escape() {
+        assert_eq!(cut_point("abcdef", 4), 4);
+        // Never between `\` and what it escapes: `ab\` would escape the `]`.
+        assert_eq!(cut_point("ab\\]cd", 3), 2);
+        assert_eq!(cut_point("ab\\]cd", 4), 4);
+        // `é` is two bytes.
+        assert_eq!(cut_point("aé", 2), 1);
+        assert_eq!(cut_point("a\\é", 3), 1);
     }
 }
