@@ -409,6 +409,52 @@ fn too_many_jobs_are_capped_with_a_warning() {
 }
 
 #[test]
+fn a_komi_or_handicap_no_game_could_have_is_reported_and_ignored() {
+    // The wall of the test below: Black 36 points, White 27 (9x9, 81
+    // points). KM that is no finite number, or more than the board's 81
+    // points once read (KM[8200] is 82 written x100), and HA beyond 81 are
+    // P306 and ignored: the counts use the ruleset's own komi and no
+    // handicap, so the AGA area and territory counts agree (no C603).
+    let d = scratch("km-ha");
+    let wall = "B[ea];W[fa];B[eb];W[fb];B[ec];W[fc];B[ed];W[fd];B[ee];W[fe];\
+                B[ef];W[ff];B[eg];W[fg];B[eh];W[fh];B[ei];W[fi];B[];W[]";
+    let cases = [
+        ("KM[NaN]", "KM[NaN] is not a finite number"),
+        ("KM[inf]", "KM[inf] is not a finite number"),
+        ("KM[1e308]", "KM[1e308] is more than the board's 81 points"),
+        ("KM[8200]", "KM[8200] is more than the board's 81 points"),
+        (
+            "HA[4000000000]",
+            "HA[4000000000] is more than the board's 81 points",
+        ),
+    ];
+    for (i, (prop, _)) in cases.iter().enumerate() {
+        fs::write(
+            d.join(format!("v{i}.sgf")),
+            format!("(;GM[1]SZ[9]RU[AGA]{prop};{wall})"),
+        )
+        .unwrap();
+    }
+    let r = run(&[arg(&d)], None);
+    ok_run(&r);
+    for (i, (prop, message)) in cases.iter().enumerate() {
+        let g = row(&r, &format!("v{i}.sgf"));
+        let findings = g["findings"].as_array().unwrap();
+        assert!(
+            findings
+                .iter()
+                .any(|f| f["code"] == "P306" && f["message"].as_str().unwrap().contains(message)),
+            "{prop}: {g}"
+        );
+        assert!(!findings.iter().any(|f| f["code"] == "C603"), "{prop}: {g}");
+        assert_eq!(g["handicap"], 0, "{prop}");
+        if prop.starts_with("KM") {
+            assert!(g["komi"].is_null(), "{prop}: {g}");
+        }
+    }
+}
+
+#[test]
 fn unusable_results_are_reported_not_matched() {
     let d = scratch("re");
     let wall = "B[ea];W[fa];B[eb];W[fb];B[ec];W[fc];B[ed];W[fd];B[ee];W[fe];\

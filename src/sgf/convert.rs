@@ -148,7 +148,10 @@ fn read_root(root: &SgfNode<Prop>) -> RootInfo {
                 }
             }
             Prop::KM(k) if k.is_finite() => r.komi = Some(*k),
-            Prop::KM(_) => {}
+            Prop::KM(k) => r.findings.push(Finding::new(
+                Code::BadPropertyValue,
+                format!("KM[{k}] is not a finite number; ignored"),
+            )),
             Prop::Invalid(id, v) if id == "KM" => {
                 let raw = v.first().map(String::as_str).unwrap_or("");
                 match raw.trim().replace(',', ".").parse::<f64>() {
@@ -201,24 +204,38 @@ fn names_a_server(prop: &Prop) -> bool {
 }
 
 /// The komi as it is read: a scaled KM in points (A506), and Fox's unwritten
-/// standard komi as none (A507).
+/// standard komi as none (A507); none, with P306, when it is more than the
+/// board's `board_points` (it would decide every count).
 fn komi_as_read(
     k: f64,
+    board_points: u32,
     handicap: u32,
     no_komi_game: bool,
     info: &GameInfo,
     findings: &mut Vec<Finding>,
 ) -> Option<f64> {
-    let k = match rescaled_komi(k) {
-        Some((points, how)) => {
-            findings.push(Finding::new(
-                Code::KomiScaled,
-                format!("KM[{k}] read as {points} points: {how}"),
-            ));
-            points
-        }
-        None => k,
-    };
+    let rescaled = rescaled_komi(k);
+    let read = rescaled.map_or(k, |(points, _)| points);
+    if read.abs() > f64::from(board_points) {
+        // Short either way: 36200 as written, 1e308 not as 309 digits.
+        let written = if k.abs() < 1e15 {
+            k.to_string()
+        } else {
+            format!("{k:e}")
+        };
+        findings.push(Finding::new(
+            Code::BadPropertyValue,
+            format!("KM[{written}] is more than the board's {board_points} points; ignored"),
+        ));
+        return None;
+    }
+    if let Some((points, how)) = rescaled {
+        findings.push(Finding::new(
+            Code::KomiScaled,
+            format!("KM[{k}] read as {points} points: {how}"),
+        ));
+    }
+    let k = read;
     if k == 0.0 && handicap == 0 && !no_komi_game && written_by_fox(info) {
         findings.push(Finding::new(
             Code::KomiUnwritten,
@@ -470,7 +487,20 @@ impl Converter {
                 };
             }
         };
-        let komi = komi.and_then(|k| komi_as_read(k, handicap, no_komi_game, &info, &mut findings));
+        // A komi or handicap beyond the board's points decides nothing a game
+        // could: not a value of this game.
+        let points = u32::from(size.get()) * u32::from(size.get());
+        let komi = komi
+            .and_then(|k| komi_as_read(k, points, handicap, no_komi_game, &info, &mut findings));
+        let handicap = if handicap > points {
+            findings.push(Finding::new(
+                Code::BadPropertyValue,
+                format!("HA[{handicap}] is more than the board's {points} points; ignored"),
+            ));
+            0
+        } else {
+            handicap
+        };
         Converter {
             record: Some(GameRecord {
                 size,
