@@ -427,14 +427,12 @@ const MAX_RECTANGLE: u64 = 52 * 52;
 
 /// The properties whose values sgf-parse reads as point lists, expanding a
 /// rectangle `aa:cc` into its points.
-const POINT_LISTS: [&[u8]; 12] = [
-    b"AB", b"AE", b"AW", b"CR", b"DD", b"MA", b"SL", b"SQ", b"TR", b"VW", b"TB", b"TW",
+const POINT_LISTS: [&str; 12] = [
+    "AB", "AE", "AW", "CR", "DD", "MA", "SL", "SQ", "TR", "VW", "TB", "TW",
 ];
 
 /// How many points the rectangles of point lists in `text` expand to (each
 /// counted whole, as sgf-parse expands it before looking at the board).
-/// Identifiers are their upper-case letters, as SGF 4 reads old lower-case
-/// forms; escapes are honoured.
 fn expanded_points(text: &str) -> u64 {
     let coordinate = |c: u8| match c {
         b'a'..=b'z' => Some(i64::from(c - b'a')),
@@ -454,83 +452,94 @@ fn expanded_points(text: &str) -> u64 {
         Some(((x1 - x2).unsigned_abs() + 1) * ((y1 - y2).unsigned_abs() + 1))
     };
     let mut total = 0u64;
-    let mut ident: Vec<u8> = Vec::new();
-    let mut new_ident = true;
-    let mut value: Vec<u8> = Vec::new();
-    let (mut in_value, mut escaped) = (false, false);
-    for &b in text.as_bytes() {
-        if in_value {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b']' {
-                in_value = false;
-                new_ident = true;
-                if POINT_LISTS.contains(&ident.as_slice()) {
-                    total += area(&value).unwrap_or(0);
+    scan_values(text, |piece| {
+        if let Piece::Value { ident, start, end } = piece {
+            if POINT_LISTS.contains(&ident) {
+                total += area(&text.as_bytes()[start..end]).unwrap_or(0);
+            }
+        }
+    });
+    total
+}
+
+/// What [`scan_values`] meets in an SGF text, in order.
+enum Piece<'a> {
+    /// `(` outside a value.
+    Open,
+    /// `)` or `;` outside a value.
+    CloseOrNode,
+    /// A value: the byte range between its brackets (escapes as written)
+    /// and its property's identifier.
+    Value {
+        ident: &'a str,
+        start: usize,
+        end: usize,
+    },
+}
+
+/// Calls `f` on the marks and values of `text` in order. Escapes (`\]`) are
+/// honoured; identifiers are their upper-case letters, as SGF 4 reads old
+/// lower-case forms; a value left open runs to the end of the text.
+fn scan_values(text: &str, mut f: impl FnMut(Piece<'_>)) {
+    let bytes = text.as_bytes();
+    let mut ident = String::new();
+    let mut after_value = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'[' => {
+                let start = i + 1;
+                let mut j = start;
+                while j < bytes.len() && bytes[j] != b']' {
+                    j += if bytes[j] == b'\\' { 2 } else { 1 };
                 }
+                let end = j.min(bytes.len());
+                f(Piece::Value {
+                    ident: &ident,
+                    start,
+                    end,
+                });
+                after_value = true;
+                i = end + 1;
                 continue;
             }
-            if value.len() < 6 {
-                value.push(b);
-            }
-            continue;
-        }
-        match b {
-            b'[' => {
-                in_value = true;
-                value.clear();
-            }
-            b'a'..=b'z' | b'A'..=b'Z' => {
-                if new_ident {
+            b'A'..=b'Z' => {
+                if after_value {
                     ident.clear();
-                    new_ident = false;
+                    after_value = false;
                 }
-                if b.is_ascii_uppercase() && ident.len() < 4 {
-                    ident.push(b);
-                }
+                ident.push(char::from(bytes[i]));
             }
             b';' | b'(' | b')' => {
                 ident.clear();
-                new_ident = true;
+                after_value = false;
+                f(if bytes[i] == b'(' {
+                    Piece::Open
+                } else {
+                    Piece::CloseOrNode
+                });
             }
             _ => {}
         }
+        i += 1;
     }
-    total
 }
 
 /// The most values of any one node of a game's text, and its variations
 /// (`(`), escapes honoured.
 fn count_values(text: &str) -> (usize, usize) {
     let (mut most, mut here, mut variations) = (0, 0, 0);
-    let (mut in_value, mut escaped) = (false, false);
-    for &b in text.as_bytes() {
-        if in_value {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b']' {
-                in_value = false;
-            }
-            continue;
+    scan_values(text, |piece| match piece {
+        Piece::Value { .. } => {
+            here += 1;
+            most = usize::max(most, here);
         }
-        match b {
-            b'[' => {
-                in_value = true;
-                here += 1;
-                most = usize::max(most, here);
-            }
-            b';' | b')' => here = 0,
-            b'(' => {
-                here = 0;
-                variations += 1;
-            }
-            _ => {}
+        Piece::CloseOrNode => here = 0,
+        Piece::Open => {
+            here = 0;
+            variations += 1;
         }
-    }
+    });
     (most, variations)
 }
 
@@ -560,56 +569,30 @@ const CUT_VALUE: usize = 1 << 10;
 /// honoured; identifiers are their upper-case letters, as SGF 4 reads old
 /// lower-case forms.
 fn shorten_long_values(text: &str) -> Option<(String, Vec<Cut>)> {
-    let bytes = text.as_bytes();
     let mut out: Option<String> = None;
     let mut cuts = Vec::new();
     let mut copied = 0; // bytes of `text` already in `out`
-    let mut ident = String::new();
-    let mut after_value = false;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'[' => {
-                let start = i + 1;
-                let mut j = start;
-                while j < bytes.len() && bytes[j] != b']' {
-                    j += if bytes[j] == b'\\' { 2 } else { 1 };
-                }
-                let end = j.min(bytes.len());
-                if end - start > LONG_VALUE {
-                    let o = out.get_or_insert_with(|| String::with_capacity(text.len() / 2));
-                    o.push_str(&text[copied..start]);
-                    if READ.contains(&ident.as_str()) {
-                        let kept = cut_point(&text[start..end], CUT_VALUE);
-                        o.push_str(&text[start..start + kept]);
-                        cuts.push(Cut {
-                            ident: ident.clone(),
-                            len: end - start,
-                            kept,
-                            at: i,
-                        });
-                    }
-                    copied = end;
-                }
-                after_value = true;
-                i = end + 1;
-                continue;
-            }
-            b'A'..=b'Z' => {
-                if after_value {
-                    ident.clear();
-                    after_value = false;
-                }
-                ident.push(char::from(bytes[i]));
-            }
-            b';' | b'(' | b')' => {
-                ident.clear();
-                after_value = false;
-            }
-            _ => {}
+    scan_values(text, |piece| {
+        let Piece::Value { ident, start, end } = piece else {
+            return;
+        };
+        if end - start <= LONG_VALUE {
+            return;
         }
-        i += 1;
-    }
+        let o = out.get_or_insert_with(|| String::with_capacity(text.len() / 2));
+        o.push_str(&text[copied..start]);
+        if READ.contains(&ident) {
+            let kept = cut_point(&text[start..end], CUT_VALUE);
+            o.push_str(&text[start..start + kept]);
+            cuts.push(Cut {
+                ident: ident.to_string(),
+                len: end - start,
+                kept,
+                at: start - 1,
+            });
+        }
+        copied = end;
+    });
     out.map(|mut o| {
         o.push_str(&text[copied.min(text.len())..]);
         (o, cuts)
