@@ -252,20 +252,28 @@ fn a_game_of_many_illegal_moves_keeps_them_all_in_little_memory() {
 #[test]
 fn a_game_too_long_to_replay_is_refused() {
     let d = scratch("too-long");
-    // Three million nodes of passes (12 MB): more than the two million a
-    // game may hold, refused before it is replayed (a replay keeps about 75
-    // bytes a pass, 180 a placement).
+    // A main line of three million passes (12 MB): more than the two
+    // million nodes a game's main line may hold, refused before it is
+    // replayed (a replay keeps about 75 bytes a pass, 180 a placement).
     let game = format!("(;GM[1]SZ[19]{})", ";B[];W[]".repeat(1_500_000));
     fs::write(d.join("passes.sgf"), game).unwrap();
+    // As many nodes in 200 variations of 15,000 passes: the main line (the
+    // first variation) is 15,001 nodes long, and it is replayed.
+    let variation = format!("({})", ";B[];W[]".repeat(7_500));
+    let tree = format!("(;GM[1]SZ[19]{})", variation.repeat(200));
+    fs::write(d.join("variations.sgf"), tree).unwrap();
     let r = run(&[arg(&d)], None);
     ok_run(&r);
+    let tree = row(&r, "variations.sgf");
+    assert_eq!(tree["status"], "ok", "{tree}");
+    assert_eq!(tree["moves"], 15_000, "{tree}");
     let row = row(&r, "passes.sgf");
     assert_eq!(row["status"], "error", "{row}");
     assert!(
         row["error"]
             .as_str()
             .unwrap()
-            .contains("the game tree holds 3000001 nodes, more than the 2000000"),
+            .contains("the game's main line holds 3000001 nodes, more than the 2000000"),
         "{row}"
     );
     assert!(r.peak_kib < 100 * 1024, "{} KiB", r.peak_kib);

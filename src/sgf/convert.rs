@@ -62,9 +62,9 @@ pub enum NoRecord {
     /// (`sgf::MAX_EXPANDED_POINTS`).
     #[error("the game's point lists expand to {0} points (rectangles such as AB[aa:ss]), more than the {max} sgfaudit parses", max = super::MAX_EXPANDED_POINTS)]
     TooManyPoints(u64),
-    /// A game tree of more nodes than [`super::MAX_NODES`]: replaying it
+    /// A main line of more nodes than [`super::MAX_NODES`]: replaying it
     /// would hold about 180 bytes a move.
-    #[error("the game tree holds {0} nodes, more than the {max} sgfaudit replays", max = super::MAX_NODES)]
+    #[error("the game's main line holds {0} nodes, more than the {max} sgfaudit replays", max = super::MAX_NODES)]
     TooManyNodes(u64),
 }
 

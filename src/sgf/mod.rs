@@ -248,10 +248,15 @@ impl Collection {
                 return ParsedGame::no_record(why, findings);
             }
         }
+        // Only the main line is replayed (a long game's variations are not
+        // parsed): a tree of many variations with a short main line is read.
         if span.nodes > MAX_NODES {
-            let why = NoRecord::TooManyNodes(span.nodes);
-            findings.push(Finding::new(why.code(), why.to_string()));
-            return ParsedGame::no_record(why, findings);
+            let main_line = scan::main_line_len(src);
+            if main_line > MAX_NODES {
+                let why = NoRecord::TooManyNodes(main_line);
+                findings.push(Finding::new(why.code(), why.to_string()));
+                return ParsedGame::no_record(why, findings);
+            }
         }
         if span.nodes > CHUNKED_ABOVE_NODES {
             return self.parse_long_game(src, span.nodes, findings);
@@ -330,11 +335,11 @@ impl Collection {
 /// a node, so a million-move game would need hundreds of megabytes at once.
 const CHUNKED_ABOVE_NODES: u64 = 50_000;
 
-/// The most nodes a game may hold to be replayed: real games hold a few
-/// hundred moves, and a replay keeps about 180 bytes a move (the position
-/// maps of the superko checks, the history, the verdicts), so a game of two
-/// million moves peaks near 360 MB; a 256 MB file of one game would need
-/// about 7 GB.
+/// The most nodes a game's main line may hold to be replayed: real games
+/// hold a few hundred moves, and a replay keeps about 180 bytes a move (the
+/// position maps of the superko checks, the history, the verdicts), so a
+/// game of two million moves peaks near 360 MB; a 256 MB file of one game
+/// would need about 7 GB.
 pub const MAX_NODES: u64 = 2_000_000;
 const CHUNK_NODES: usize = 4_096;
 

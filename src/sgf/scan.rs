@@ -319,16 +319,29 @@ impl<'t> Scanner<'t> {
 /// every branch), each from its `;` to just before the next `;`, `(` or `)`.
 /// Escape-aware and iterative; used to parse very long games in chunks.
 pub fn main_line_nodes(src: &str) -> Vec<(usize, usize)> {
-    let b = src.as_bytes();
     let mut nodes = Vec::new();
+    walk_main_line(src, |s, e| nodes.push((s, e)));
+    nodes
+}
+
+/// How many nodes [`main_line_nodes`] would give, without holding them.
+pub fn main_line_len(src: &str) -> u64 {
+    let mut n = 0;
+    walk_main_line(src, |_, _| n += 1);
+    n
+}
+
+/// Calls `node` with the byte range of each node of the main line, in order.
+fn walk_main_line(src: &str, mut node: impl FnMut(usize, usize)) {
+    let b = src.as_bytes();
     let mut open: Option<usize> = None;
     let mut i = match b.iter().position(|&c| c == b'(') {
         Some(p) => p + 1,
-        None => return nodes,
+        None => return,
     };
-    let close = |open: &mut Option<usize>, end: usize, nodes: &mut Vec<(usize, usize)>| {
+    let mut close = |open: &mut Option<usize>, end: usize| {
         if let Some(s) = open.take() {
-            nodes.push((s, end));
+            node(s, end);
         }
     };
     while i < b.len() {
@@ -338,25 +351,24 @@ pub fn main_line_nodes(src: &str) -> Vec<(usize, usize)> {
                 None => break,
             },
             b';' => {
-                close(&mut open, i, &mut nodes);
+                close(&mut open, i);
                 open = Some(i);
                 i += 1;
             }
             // The main line goes on inside the first variation.
             b'(' => {
-                close(&mut open, i, &mut nodes);
+                close(&mut open, i);
                 i += 1;
             }
             // The end of the main line's deepest sequence: the main line ends.
             b')' => {
-                close(&mut open, i, &mut nodes);
-                return nodes;
+                close(&mut open, i);
+                return;
             }
             _ => i += 1,
         }
     }
-    close(&mut open, b.len(), &mut nodes);
-    nodes
+    close(&mut open, b.len());
 }
 
 fn is_structural(c: u8) -> bool {
