@@ -490,8 +490,6 @@ impl Converter {
         // A komi or handicap beyond the board's points decides nothing a game
         // could: not a value of this game.
         let points = u32::from(size.get()) * u32::from(size.get());
-        let komi = komi
-            .and_then(|k| komi_as_read(k, points, handicap, no_komi_game, &info, &mut findings));
         let handicap = if handicap > points {
             findings.push(Finding::new(
                 Code::BadPropertyValue,
@@ -501,6 +499,8 @@ impl Converter {
         } else {
             handicap
         };
+        let komi = komi
+            .and_then(|k| komi_as_read(k, points, handicap, no_komi_game, &info, &mut findings));
         Converter {
             record: Some(GameRecord {
                 size,
