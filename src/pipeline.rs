@@ -50,7 +50,7 @@ pub enum Output<'a> {
 
 /// A file of the batch: ready to audit, or already reported as unreadable.
 enum Body {
-    File(PreparedFile),
+    File(Box<PreparedFile>),
     Unreadable(FileInfo, Box<GameReport>),
 }
 
@@ -68,9 +68,9 @@ impl Prepared {
         };
         let body = match item.read(limit) {
             Ok(bytes) if part.is_some_and(|p| p.offset > 0) => {
-                Body::File(PreparedFile::continuation(item.name, bytes))
+                Body::File(Box::new(PreparedFile::continuation(item.name, bytes)))
             }
-            Ok(bytes) => Body::File(PreparedFile::new(item.name, bytes)),
+            Ok(bytes) => Body::File(Box::new(PreparedFile::new(item.name, bytes))),
             Err(why) => Body::Unreadable(
                 FileInfo {
                     path: item.name,
@@ -167,8 +167,8 @@ where
             None => {
                 for batch in batches {
                     let batch = Arc::new(ReadBatch::read(batch, opts));
-                    for start in (0..batch.tasks.len()).step_by(GAMES_PER_THREAD) {
-                        let range = start..(start + GAMES_PER_THREAD).min(batch.tasks.len());
+                    for start in (0..batch.games).step_by(GAMES_PER_THREAD) {
+                        let range = start..(start + GAMES_PER_THREAD).min(batch.games);
                         let round = Round::audit(Arc::clone(&batch), range, opts);
                         hand_on(round, (&mut duplicates, &mut cursor), &mut sink)?;
                     }
@@ -182,8 +182,11 @@ where
 /// A batch read, decoded and split, shared by the rounds that audit its games.
 struct ReadBatch {
     files: Vec<Prepared>,
-    /// Every game of the batch, in input order: (file, game in the file).
-    tasks: Vec<(usize, usize)>,
+    /// The games of the files before each file: the batch's games are
+    /// numbered in input order across its files (a number per game would
+    /// cost more than the game itself for a file of millions of tiny ones).
+    first_game: Vec<usize>,
+    games: usize,
 }
 
 impl ReadBatch {
@@ -193,12 +196,25 @@ impl ReadBatch {
             .into_par_iter()
             .map(|item| Prepared::new(item, opts.max_file_size))
             .collect();
-        let tasks = files
-            .iter()
-            .enumerate()
-            .flat_map(|(f, p)| (0..p.reports()).map(move |g| (f, g)))
-            .collect();
-        ReadBatch { files, tasks }
+        let mut first_game = Vec::with_capacity(files.len());
+        let mut games = 0;
+        for p in &files {
+            first_game.push(games);
+            games += p.reports();
+        }
+        ReadBatch {
+            files,
+            first_game,
+            games,
+        }
+    }
+
+    /// The file of game `k` of the batch, and the game's number in it.
+    /// `k` is below `games`; the first file starts at 0, and a file whose
+    /// games end before `k` cannot be the last one to start at or before it.
+    fn locate(&self, k: usize) -> (usize, usize) {
+        let f = self.first_game.partition_point(|&s| s <= k) - 1;
+        (f, k - self.first_game[f])
     }
 }
 
@@ -212,9 +228,13 @@ struct Round {
 impl Round {
     /// Audits games `range` of `batch` (in parallel when called on the pool).
     fn audit(batch: Arc<ReadBatch>, range: Range<usize>, opts: &AuditOptions) -> Round {
-        let reports = batch.tasks[range.clone()]
-            .par_iter()
-            .map(|&(f, g)| batch.files[f].audit(g, opts))
+        let reports = range
+            .clone()
+            .into_par_iter()
+            .map(|k| {
+                let (f, g) = batch.locate(k);
+                batch.files[f].audit(g, opts)
+            })
             .collect();
         Round {
             batch,
@@ -291,11 +311,11 @@ fn pipelined<'s, E>(
             let Some((batch, at)) = open.front_mut() else {
                 break;
             };
-            if *at == batch.tasks.len() {
+            if *at == batch.games {
                 open.pop_front();
                 continue;
             }
-            let range = *at..(*at + round_size).min(batch.tasks.len());
+            let range = *at..(*at + round_size).min(batch.games);
             *at = range.end;
             let (batch, n) = (Arc::clone(batch), rounds_asked);
             spawn_job(scope, &tx, move || {
@@ -339,10 +359,10 @@ fn hand_on<S, E>(
 where
     S: FnMut(Output<'_>) -> Result<(), E>,
 {
-    let prepared = &round.batch.files;
-    let tasks = &round.batch.tasks[round.range.clone()];
-    for (&(f, g), report) in tasks.iter().zip(&mut round.reports) {
-        let p = &prepared[f];
+    let batch = Arc::clone(&round.batch);
+    for (k, report) in round.range.clone().zip(&mut round.reports) {
+        let (f, g) = batch.locate(k);
+        let p = &batch.files[f];
         let info = p.info();
         // A part of a large file, or the row that ends such a file
         // early (a game tree too long), is numbered within the file.

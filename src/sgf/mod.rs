@@ -80,9 +80,7 @@ pub fn read_continuation(bytes: Vec<u8>) -> Collection {
 fn collection(decoded: decode::Decoded) -> Collection {
     let scan = scan::scan(&decoded.text);
     let mut offsets: Vec<usize> = scan.outside.iter().map(|p| p.offset).collect();
-    for t in &scan.trees {
-        offsets.extend(t.problems.iter().map(|p| p.offset));
-    }
+    offsets.extend(scan.tree_problem_offsets());
     offsets.push(decoded.text.len());
     let locations = scan::locate_all(&decoded.text, &offsets, decoded.bom_len as u64, |seg| {
         decoded.encoded_len(seg)
@@ -129,12 +127,12 @@ impl Collection {
 
     /// Number of game trees found.
     pub fn game_count(&self) -> usize {
-        self.scan.trees.len()
+        self.scan.tree_count()
     }
 
     /// Why the file holds no game, when it holds none.
     pub fn no_game_reason(&self) -> Option<NoGame> {
-        if !self.scan.trees.is_empty() {
+        if self.scan.tree_count() > 0 {
             return None;
         }
         if self.decoded.text.trim().is_empty() {
@@ -146,8 +144,8 @@ impl Collection {
 
     /// Parses and converts game tree `index` (`None` past the last one).
     pub fn parse_game(&self, index: usize) -> Option<ParsedGame> {
-        let span = self.scan.trees.get(index)?;
-        Some(self.parse_span(span))
+        let span = self.scan.tree(index)?;
+        Some(self.parse_span(&span))
     }
 
     fn parse_span(&self, span: &scan::TreeSpan) -> ParsedGame {

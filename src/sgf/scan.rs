@@ -21,7 +21,7 @@ pub struct Problem {
     pub detail: String,
 }
 
-/// One top-level game tree `( ... )` of a collection.
+/// One top-level game tree `( ... )` of a collection, with its problems.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TreeSpan {
     /// Offset of its `(`.
@@ -38,12 +38,107 @@ pub struct TreeSpan {
     pub more_problems: u64,
 }
 
+/// A game tree as the scan keeps it: 24 bytes, as a text can hold a tree every
+/// three bytes (`(;)`), and most trees have no problem. The problems of the
+/// others are kept apart ([`Scan::faults`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slot {
+    start: usize,
+    end: usize,
+    /// Nodes, up to `u32::MAX` (far above any bound a game is held to).
+    nodes: u32,
+    /// Whether [`Scan::faults`] holds an entry for it.
+    faulty: bool,
+}
+const _: () = assert!(std::mem::size_of::<Slot>() <= 24);
+/// Trees per block of [`Scan`]'s list (1.5 MiB).
+const BLOCK: usize = 1 << 16;
+const _: () = assert!(BLOCK.is_power_of_two());
+
+/// What a tree with problems has besides its [`Slot`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Faults {
+    unclosed: u32,
+    problems: Vec<Problem>,
+    more_problems: u64,
+}
+
 /// What the scan found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Scan {
-    pub trees: Vec<TreeSpan>,
+    /// The trees in blocks of [`BLOCK`]: a vector that doubles would copy
+    /// and hold up to three times what the trees need as it grows.
+    trees: Vec<Vec<Slot>>,
+    count: usize,
+    /// The problems of the trees that have any, by tree number, in order.
+    faults: Vec<(usize, Faults)>,
     /// Problems outside any game tree (leading, trailing and stray text).
     pub outside: Vec<Problem>,
+}
+
+impl Scan {
+    /// Number of game trees found.
+    pub fn tree_count(&self) -> usize {
+        self.count
+    }
+
+    /// Game tree `index` with its problems (`None` past the last one).
+    pub fn tree(&self, index: usize) -> Option<TreeSpan> {
+        let slot = self.trees.get(index / BLOCK)?.get(index % BLOCK)?;
+        let faults = match slot.faulty {
+            true => self
+                .faults
+                .binary_search_by_key(&index, |(k, _)| *k)
+                .ok()
+                .map(|at| self.faults[at].1.clone()),
+            false => None,
+        }
+        .unwrap_or_default();
+        Some(TreeSpan {
+            start: slot.start,
+            end: slot.end,
+            unclosed: faults.unclosed,
+            nodes: u64::from(slot.nodes),
+            problems: faults.problems,
+            more_problems: faults.more_problems,
+        })
+    }
+
+    /// The offsets of every problem inside a game tree.
+    pub fn tree_problem_offsets(&self) -> impl Iterator<Item = usize> + '_ {
+        self.faults
+            .iter()
+            .flat_map(|(_, f)| f.problems.iter().map(|p| p.offset))
+    }
+
+    fn push(&mut self, t: TreeSpan) {
+        let faulty = t.unclosed > 0 || !t.problems.is_empty() || t.more_problems > 0;
+        if faulty {
+            self.faults.push((
+                self.count,
+                Faults {
+                    unclosed: t.unclosed,
+                    problems: t.problems,
+                    more_problems: t.more_problems,
+                },
+            ));
+        }
+        if self.count % BLOCK == 0 {
+            // Grown as usual (a file of one game needs one slot): a block
+            // of a power of two stops growing exactly full.
+            self.trees.push(Vec::new());
+        }
+        self.count += 1;
+        let Some(block) = self.trees.last_mut() else {
+            unreachable!("a block was just added if none had room")
+        };
+        block.push(Slot {
+            start: t.start,
+            end: t.end,
+            nodes: u32::try_from(t.nodes).unwrap_or(u32::MAX),
+            faulty,
+        });
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -152,7 +247,7 @@ impl<'t> Scanner<'t> {
         let i = self.i;
         if self.depth == 0 {
             if let Some(s) = self.outside_start.take() {
-                let code = if self.out.trees.is_empty() {
+                let code = if self.out.tree_count() == 0 {
                     Code::LeadingText
                 } else {
                     Code::JunkText
@@ -198,7 +293,7 @@ impl<'t> Scanner<'t> {
         if self.depth == 0 {
             if let Some(mut t) = self.current.take() {
                 t.end = self.i;
-                self.out.trees.push(t);
+                self.out.push(t);
             }
         }
     }
@@ -300,9 +395,9 @@ impl<'t> Scanner<'t> {
         if let Some(mut t) = self.current.take() {
             t.end = n;
             t.unclosed = self.depth;
-            self.out.trees.push(t);
+            self.out.push(t);
         } else if let Some(s) = self.outside_start {
-            if !self.out.trees.is_empty() {
+            if self.out.tree_count() > 0 {
                 self.out.outside.push(Problem {
                     code: Code::TrailingText,
                     offset: s,
@@ -467,9 +562,9 @@ mod tests {
     #[test]
     fn splits_collection_and_skips_junk() {
         let s = scan("junk (;B[aa])\n(;W[bb](;B[cc])(;B[dd])) trailing");
-        assert_eq!(s.trees.len(), 2);
-        assert_eq!(s.trees[0].start, 5);
-        assert_eq!(s.trees[1].nodes, 3);
+        assert_eq!(s.tree_count(), 2);
+        assert_eq!(s.tree(0).map(|t| t.start), Some(5));
+        assert_eq!(s.tree(1).map(|t| t.nodes), Some(3));
         assert_eq!(s.outside[0].code, Code::LeadingText);
         assert_eq!(s.outside.last().map(|p| p.code), Some(Code::TrailingText));
     }
@@ -477,10 +572,11 @@ mod tests {
     #[test]
     fn unterminated_value_and_unclosed_tree() {
         let s = scan("(;C[abc");
-        assert_eq!(s.trees.len(), 1);
-        assert_eq!(s.trees[0].unclosed, 1);
-        assert_eq!(s.trees[0].problems[0].code, Code::UnterminatedValue);
-        assert_eq!(s.trees[0].problems[0].offset, 3);
+        assert_eq!(s.tree_count(), 1);
+        let t = s.tree(0).unwrap();
+        assert_eq!(t.unclosed, 1);
+        assert_eq!(t.problems[0].code, Code::UnterminatedValue);
+        assert_eq!(t.problems[0].offset, 3);
     }
 
     #[test]
@@ -496,13 +592,15 @@ mod tests {
     #[test]
     fn escaped_bracket_stays_in_value() {
         let s = scan(r"(;C[a\]b];B[aa])");
-        assert!(s.trees[0].problems.is_empty(), "{:?}", s.trees[0].problems);
+        let t = s.tree(0).unwrap();
+        assert!(t.problems.is_empty(), "{:?}", t.problems);
     }
 
     #[test]
     fn stray_text_between_properties_is_located() {
         let s = scan("(;B[cc] gfhf;W[kk])");
-        let p = &s.trees[0].problems[0];
+        let t = s.tree(0).unwrap();
+        let p = &t.problems[0];
         assert_eq!(p.code, Code::MissingValue);
         assert_eq!(p.offset, 8);
         let l = locate_all("(;B[cc]\n gfhf;W[kk])", &[10, 2], 0, |s| s.len() as u64);
