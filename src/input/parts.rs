@@ -22,8 +22,11 @@ use std::path::PathBuf;
 use super::error::{Action, InputError};
 use super::item::{Item, Source};
 
-/// Files larger than this are read in parts (when UTF-8).
-pub const SPLIT_ABOVE: u64 = 64 << 20;
+/// Files larger than this are read in parts (when UTF-8). A game tree can be
+/// three bytes (`(;)`) and costs 24 while its file or part is held, so a file
+/// read whole may cost about ten times its size: held to 4 MiB, that is tens
+/// of megabytes at most.
+pub const SPLIT_ABOVE: u64 = 4 << 20;
 /// Bytes scanned without a game tree ending before the rest of a file is
 /// given up (at least four times the file size limit).
 const STOP_AFTER: u64 = 1 << 30;
