@@ -6,7 +6,8 @@
 //! ([`line_hashes`], computed by the workers). The check itself runs in input
 //! order ([`Duplicates::check`]) and keeps one entry per distinct game: its
 //! hash, its name and a hash of its game information, so memory grows by
-//! about 100 bytes a game plus its file name, whatever the game's length.
+//! 56 bytes a distinct game (about 64 to 128 with the table's spare room) and
+//! a name per file, whatever the game's length.
 //!
 //! Identical opening sequences are common, so a line counts as copied only
 //! when it is long enough that a coincidence is implausible
@@ -19,6 +20,8 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
+use std::num::NonZeroU64;
+use std::sync::Arc;
 
 use crate::audit::{GameReport, Status};
 use crate::core::board::Color;
@@ -110,7 +113,13 @@ pub fn line_hashes(record: &GameRecord) -> Vec<u64> {
     out
 }
 
-fn info_hash(info: &GameInfo) -> Option<u64> {
+/// A hash kept in 8 bytes with room for "none" (0 becomes `u64::MAX`: a
+/// collision no likelier than any other).
+fn nonzero(h: u64) -> NonZeroU64 {
+    NonZeroU64::new(h).unwrap_or(NonZeroU64::MAX)
+}
+
+fn info_hash(info: &GameInfo) -> Option<NonZeroU64> {
     let fields = [&info.black, &info.white, &info.date];
     if fields
         .iter()
@@ -125,31 +134,35 @@ fn info_hash(info: &GameInfo) -> Option<u64> {
         }
         h = step(h, 0x1_0000);
     }
-    Some(h)
+    Some(nonzero(h))
 }
 
-fn result_hash(info: &GameInfo) -> Option<u64> {
+fn result_hash(info: &GameInfo) -> Option<NonZeroU64> {
     let re = info
         .result
         .as_deref()
         .map(str::trim)
         .filter(|r| !r.is_empty())?;
-    Some(re.bytes().fold(7, |h, b| step(h, u64::from(b))))
+    Some(nonzero(re.bytes().fold(7, |h, b| step(h, u64::from(b)))))
 }
 
-/// What is kept of a game once checked.
+/// What is kept of a game once checked: 48 bytes, its file's name shared
+/// with the other games of the file.
 struct Earlier {
-    file: Box<str>,
+    file: Arc<str>,
     game: usize,
     moves: u32,
-    info: Option<u64>,
-    result: Option<u64>,
+    info: Option<NonZeroU64>,
+    result: Option<NonZeroU64>,
 }
+const _: () = assert!(std::mem::size_of::<Earlier>() <= 48);
 
 /// The games seen so far in a run, checked in input order.
 #[derive(Default)]
 pub struct Duplicates {
     seen: HashMap<u64, Earlier, LineKey>,
+    /// The name of the file being checked, shared by its games' entries.
+    file: Option<Arc<str>>,
 }
 
 /// The table's hasher. The keys are already uniform 64-bit line hashes, so
@@ -246,10 +259,18 @@ impl Duplicates {
                 moves: e.moves,
             });
         }
+        let name = match &self.file {
+            Some(name) if **name == *file => Arc::clone(name),
+            _ => {
+                let name: Arc<str> = file.into();
+                self.file = Some(Arc::clone(&name));
+                name
+            }
+        };
         self.seen.insert(
             full,
             Earlier {
-                file: file.into(),
+                file: name,
                 game: game.index,
                 moves: line.len() as u32,
                 info,

@@ -778,3 +778,47 @@ fn millions_of_empty_game_trees_keep_memory_flat() {
     );
     assert!(r.peak_kib < 200 * 1024, "{} KiB", r.peak_kib);
 }
+
+/// A million distinct games in one file under a long directory name: the
+/// duplicate check keeps an entry per distinct game for the whole run, and
+/// the file's name once, not once per game. 546 MB before (the name copied
+/// into every entry), 205 MB after.
+#[test]
+fn a_million_distinct_games_keep_the_duplicate_table_small() {
+    let d = scratch("distinct-games").join("d".repeat(200));
+    fs::create_dir_all(&d).unwrap();
+    let letters = b"abcdefghijklmnopqrs";
+    let points: Vec<String> = letters
+        .iter()
+        .flat_map(|&x| {
+            letters
+                .iter()
+                .map(move |&y| format!("{}{}", x as char, y as char))
+        })
+        .collect();
+    let mut text = String::new();
+    let mut games = 0;
+    // Three moves on distinct points: every game is another line.
+    'all: for a in &points[..40] {
+        for b in points.iter().filter(|b| *b != a) {
+            for c in points.iter().filter(|c| *c != a && *c != b) {
+                text.push_str(&format!("(;B[{a}];W[{b}];B[{c}])"));
+                games += 1;
+                if games == 1_000_000 {
+                    break 'all;
+                }
+            }
+        }
+    }
+    fs::write(d.join("distinct.sgf"), text).unwrap();
+    let r = run_in("summary", &["-j2", arg(&d)], None);
+    ok_run(&r);
+    assert!(
+        r.stdout.contains("games: 1000000 (1000000 audited"),
+        "{}",
+        r.stdout
+    );
+    // No game repeats another.
+    assert!(!r.stdout.contains("A508"), "{}", r.stdout);
+    assert!(r.peak_kib < 300 * 1024, "{} KiB", r.peak_kib);
+}
