@@ -114,6 +114,27 @@ pub struct GameReport {
 }
 
 impl GameReport {
+    /// About how many bytes the report holds in the parts that grow with the
+    /// game (findings, illegal moves, the line's hashes): what the pipeline
+    /// holds its rounds of reports to.
+    pub fn approx_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let findings: usize = self
+            .findings
+            .iter()
+            .map(|f| size_of::<Finding>() + f.message.capacity())
+            .sum();
+        let illegal: usize = [
+            &self.verdicts.aga,
+            &self.verdicts.japanese,
+            &self.verdicts.swedish,
+        ]
+        .iter()
+        .map(|v| v.illegal.capacity() * size_of::<crate::core::replay::Illegal>())
+        .sum();
+        size_of::<GameReport>() + findings + illegal + self.line.capacity() * size_of::<u64>()
+    }
+
     fn failed(index: usize, why: GameError, info: GameInfo, findings: Vec<Finding>) -> GameReport {
         GameReport {
             index,

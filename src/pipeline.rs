@@ -7,7 +7,8 @@
 //! main thread hands the finished one on. A collection file of many games is
 //! thus audited on every thread, and its results leave as they are made:
 //! memory holds at most three batches of files (one being read) and two rounds
-//! of game reports, never the whole archive or a whole file's reports. Output
+//! of game reports (cut to about 8 MiB a thread when reports are large), never
+//! the whole archive or a whole file's reports. Output
 //! is byte-identical for any thread count because order comes from the input,
 //! not from the threads.
 
@@ -31,6 +32,12 @@ const BATCH_BYTES_PER_THREAD: u64 = 1 << 20;
 const FILES_PER_THREAD: usize = 64;
 /// Games per thread audited in one round before their reports are handed on.
 const GAMES_PER_THREAD: usize = 64;
+/// Report bytes per thread a round is cut to, judged by the round before:
+/// games of thousands of findings (each game keeps up to 10,000) are audited
+/// a few at a time, so the reports held do not grow with the thread count
+/// times the largest report. A finished game's report is a few KiB, so
+/// ordinary rounds keep [`GAMES_PER_THREAD`].
+const ROUND_BYTES_PER_THREAD: usize = 8 << 20;
 
 /// Each worker's stack: nothing recurses on input-sized structures, so a
 /// fixed, modest stack serves every input.
@@ -226,6 +233,15 @@ struct Round {
 }
 
 impl Round {
+    /// The size of the next rounds, from this one's reports: about
+    /// [`ROUND_BYTES_PER_THREAD`] per thread, between one and
+    /// [`GAMES_PER_THREAD`] games per thread.
+    fn next_size(&self, threads: usize) -> usize {
+        let bytes: usize = self.reports.iter().map(GameReport::approx_bytes).sum();
+        let per_game = (bytes / self.reports.len().max(1)).max(1);
+        (ROUND_BYTES_PER_THREAD * threads / per_game).clamp(threads, GAMES_PER_THREAD * threads)
+    }
+
     /// Audits games `range` of `batch` (in parallel when called on the pool).
     fn audit(batch: Arc<ReadBatch>, range: Range<usize>, opts: &AuditOptions) -> Round {
         let reports = range
@@ -286,7 +302,10 @@ fn pipelined<'s, E>(
     hand: &mut dyn FnMut(Round) -> Result<(), E>,
 ) -> Result<(), E> {
     let (tx, done) = std::sync::mpsc::channel::<Done>();
-    let round_size = GAMES_PER_THREAD * threads;
+    // Cut again after each round (the order of the reports does not depend
+    // on it, as rounds are numbered and handed on in input order), starting
+    // from a game per thread until a round has shown what a report costs.
+    let mut round_size = threads;
     let mut batches_over = false;
     let mut reading = false;
     // The batches whose rounds are being cut, in order, with the next task.
@@ -335,6 +354,7 @@ fn pipelined<'s, E>(
                 open.push_back((batch, 0));
             }
             Ok(Done::Round(n, round)) => {
+                round_size = round.next_size(threads);
                 finished.insert(n, round);
             }
             Ok(Done::Panicked(panic)) => std::panic::resume_unwind(panic),

@@ -822,3 +822,20 @@ fn a_million_distinct_games_keep_the_duplicate_table_small() {
     assert!(!r.stdout.contains("A508"), "{}", r.stdout);
     assert!(r.peak_kib < 300 * 1024, "{} KiB", r.peak_kib);
 }
+
+/// Games of 12,000 illegal moves each: a report keeps 10,000 findings and
+/// every verdict, about 2.5 MB. Rounds of 64 games a thread held about 160
+/// of them at `-j4` (406 MB); rounds are now cut to about 8 MiB of reports a
+/// thread, judged by the round before (172 MB).
+#[test]
+fn rounds_of_large_reports_are_cut_short() {
+    let d = scratch("large-reports");
+    let game = format!("(;SZ[19];B[aa]{})", ";W[aa];B[aa]".repeat(6_000));
+    fs::write(d.join("illegal.sgf"), game.repeat(300)).unwrap();
+    let r = run_in("summary", &["-j4", arg(&d)], None);
+    ok_run(&r);
+    assert!(r.stdout.contains("games: 300 (300 audited"), "{}", r.stdout);
+    // Each game: 12,000 moves on an occupied point, under each ruleset.
+    assert!(r.stdout.contains("aga           3600000"), "{}", r.stdout);
+    assert!(r.peak_kib < 260 * 1024, "{} KiB", r.peak_kib);
+}
