@@ -29,8 +29,8 @@ fn jsonl(args: &[&str], part_bytes: Option<&str>) -> (i32, Vec<serde_json::Value
 }
 
 /// The UTF-8 records of corpus/real with no syntax or charset finding,
-/// one after another in one file; and the rows each gives alone.
-fn collection() -> (std::path::PathBuf, usize) {
+/// one after another in one file; how many, and the longest's size.
+fn collection() -> (std::path::PathBuf, usize, usize) {
     let (_, rows, _) = jsonl(&["corpus/real"], None);
     let clean: Vec<String> = rows
         .iter()
@@ -44,23 +44,24 @@ fn collection() -> (std::path::PathBuf, usize) {
         .map(|r| r["file"].as_str().unwrap().to_string())
         .collect();
     let mut text = Vec::new();
-    let mut n = 0;
+    let (mut n, mut longest) = (0, 0);
     for f in clean {
         let bytes = std::fs::read(root().join(&f)).unwrap();
         if std::str::from_utf8(&bytes).is_ok() && !bytes.starts_with(b"\xef\xbb\xbf") {
             text.extend_from_slice(&bytes);
             text.push(b'\n');
             n += 1;
+            longest = longest.max(bytes.len());
         }
     }
     let path = scratch("parts").join("collection.sgf");
     std::fs::write(&path, text).unwrap();
-    (path, n)
+    (path, n, longest)
 }
 
 #[test]
 fn a_file_read_in_parts_gives_the_rows_of_the_file_read_whole() {
-    let (path, files) = collection();
+    let (path, files, _) = collection();
     assert!(files > 100, "{files}");
     let p = path.to_str().unwrap();
     let (code, whole, _) = jsonl(&[p, "--exit-zero"], None);
@@ -111,4 +112,25 @@ fn a_game_longer_than_the_size_limit_is_a_row_and_the_file_goes_on() {
     assert_eq!(got[1].0, 1);
     assert!(got[1].1.contains("--max-file-size"), "{got:?}");
     assert_eq!(got[2], (2, String::new()));
+}
+
+/// A UTF-8 collection larger than --max-file-size is read in parts under
+/// the cap, not refused: the cap refuses what would be held at once, and a
+/// collection is never held whole. With a cap just above its longest game
+/// (far below the file's size and the size at which files are split), it
+/// gives the rows of the file read whole.
+#[test]
+fn a_collection_larger_than_the_size_cap_is_read_in_parts_under_it() {
+    let (path, _, longest) = collection();
+    let size = std::fs::metadata(&path).unwrap().len() as usize;
+    assert!(size > 4 * longest, "{size} {longest}");
+    let p = path.to_str().unwrap();
+    let (_, whole, _) = jsonl(&[p, "--exit-zero"], None);
+    let cap = (longest + 2).to_string();
+    let (code, capped, err) = jsonl(&[p, "--exit-zero", "--max-file-size", &cap], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(capped.len(), whole.len());
+    for (a, b) in whole.iter().zip(&capped) {
+        assert_eq!(a, b, "cap {cap}");
+    }
 }

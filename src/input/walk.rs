@@ -332,6 +332,13 @@ impl Walk {
     /// start of its parts (`src/input/parts.rs`).
     fn game_file(&mut self, path: PathBuf, name: String, len: u64) -> Option<Item> {
         let (split_above, part_bytes) = parts::sizes();
+        // A collection larger than the file size cap is read in parts too,
+        // each under the cap: whatever the cap, it refuses a game tree that
+        // long, never a UTF-8 collection for its size alone.
+        let (split_above, part_bytes) = (
+            split_above.min(self.max_entry),
+            part_bytes.min(self.max_entry),
+        );
         if len > split_above {
             let mut head = Vec::with_capacity(1 << 20);
             let read = fs::File::open(&path).and_then(|f| {
