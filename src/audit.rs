@@ -204,8 +204,9 @@ impl FileReport {
 pub struct PreparedFile {
     pub file: FileInfo,
     collection: sgf::Collection,
-    /// Findings about the file as a whole, reported with game 0.
-    file_findings: Vec<Finding>,
+    /// Findings about the file rather than a game, with the game each is
+    /// reported with (`sgf::Collection::file_findings`).
+    file_findings: Vec<(usize, Finding)>,
     /// Why the file holds no game, if it holds none.
     no_game: Option<NoGame>,
     inject_fault: bool,
@@ -252,7 +253,8 @@ impl PreparedFile {
     /// an internal-error finding on that game.
     pub fn audit(&self, index: usize, opts: &AuditOptions, replayer: &mut Replayer) -> GameReport {
         let mut report = if let Some(why) = self.no_game {
-            let mut findings = self.file_findings.clone();
+            let mut findings: Vec<Finding> =
+                self.file_findings.iter().map(|(_, f)| f.clone()).collect();
             findings.push(Finding::new(why.code(), why.to_string()));
             return GameReport::failed(0, GameError::NoGame(why), GameInfo::default(), findings);
         } else {
@@ -273,8 +275,13 @@ impl PreparedFile {
                 }
             }
         };
-        if index == 0 && !self.file_findings.is_empty() {
-            let mut all = self.file_findings.clone();
+        let mut all: Vec<Finding> = self
+            .file_findings
+            .iter()
+            .filter(|(game, _)| *game == index)
+            .map(|(_, f)| f.clone())
+            .collect();
+        if !all.is_empty() {
             all.append(&mut report.findings);
             report.findings = all;
         }

@@ -134,3 +134,42 @@ fn a_collection_larger_than_the_size_cap_is_read_in_parts_under_it() {
         assert_eq!(a, b, "cap {cap}");
     }
 }
+
+/// Text outside game trees is reported with the game that follows it (text
+/// after the last tree with the last game), so a file read in parts gives
+/// the rows of the file read whole, findings and all.
+#[test]
+fn text_between_game_trees_goes_with_the_next_game_read_whole_or_in_parts() {
+    let game = "(;GM[1]SZ[9];B[ee];W[cc];B[];W[])\n";
+    let mut text = String::new();
+    for i in 0..40 {
+        if i == 10 || i == 25 {
+            text.push_str("xx yy\n");
+        }
+        text.push_str(game);
+    }
+    text.push_str("tail text\n");
+    let path = scratch("parts-junk").join("junk.sgf");
+    std::fs::write(&path, text).unwrap();
+    let p = path.to_str().unwrap();
+    let (_, whole, _) = jsonl(&[p, "--exit-zero"], None);
+    assert_eq!(whole.len(), 40);
+    let with_findings: Vec<(u64, Vec<&str>)> = whole
+        .iter()
+        .filter(|r| !r["findings"].as_array().unwrap().is_empty())
+        .map(|r| {
+            let codes = r["findings"].as_array().unwrap();
+            let codes = codes.iter().map(|f| f["code"].as_str().unwrap()).collect();
+            (r["game"].as_u64().unwrap(), codes)
+        })
+        .collect();
+    // The junk lines stand before games 10 and 25; the tail follows game 39.
+    assert_eq!(
+        with_findings,
+        [(10, vec!["S206"]), (25, vec!["S206"]), (39, vec!["S202"])]
+    );
+    for part_bytes in ["200", "1000"] {
+        let (_, split, _) = jsonl(&[p, "--exit-zero"], Some(part_bytes));
+        assert_eq!(split, whole, "part size {part_bytes}");
+    }
+}

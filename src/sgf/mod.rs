@@ -116,11 +116,24 @@ impl Collection {
         }
     }
 
-    /// Findings about the file as a whole: encoding and text outside game trees.
-    pub fn file_findings(&self) -> Vec<Finding> {
-        let mut out = self.decoded.findings.clone();
+    /// Findings about the file rather than one game, each with the game it is
+    /// reported with: the encoding's with game 0, text outside game trees with
+    /// the game that follows it (the last game for text after the last tree).
+    /// A file read in parts is cut only where nothing but white space lies
+    /// between two trees, so each part gives the games and findings the whole
+    /// file does.
+    pub fn file_findings(&self) -> Vec<(usize, Finding)> {
+        let mut out: Vec<(usize, Finding)> = self
+            .decoded
+            .findings
+            .iter()
+            .map(|f| (0, f.clone()))
+            .collect();
+        let last = self.game_count().saturating_sub(1);
         for p in &self.scan.outside {
-            out.push(Finding::new(p.code, p.detail.clone()).located(self.locate(p.offset)));
+            let game = self.scan.tree_after(p.offset).unwrap_or(last);
+            let finding = Finding::new(p.code, p.detail.clone()).located(self.locate(p.offset));
+            out.push((game, finding));
         }
         out
     }

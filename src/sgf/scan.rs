@@ -104,6 +104,16 @@ impl Scan {
         })
     }
 
+    /// The first game tree that starts at or after `offset`.
+    pub fn tree_after(&self, offset: usize) -> Option<usize> {
+        let blocks = self
+            .trees
+            .partition_point(|b| b.last().is_some_and(|t| t.start < offset));
+        let block = self.trees.get(blocks)?;
+        let at = block.partition_point(|t| t.start < offset);
+        Some(blocks * BLOCK + at).filter(|&k| k < self.count)
+    }
+
     /// The offsets of every problem inside a game tree.
     pub fn tree_problem_offsets(&self) -> impl Iterator<Item = usize> + '_ {
         self.faults
