@@ -580,6 +580,35 @@ mod tests {
     }
 
     #[test]
+    fn trees_past_a_block_keep_their_places() {
+        // Three bytes a tree, a space before every thousandth: tree k starts
+        // at 3k plus the spaces before it.
+        let n = BLOCK + 5_000;
+        let mut text = String::new();
+        for k in 0..n {
+            if k % 1_000 == 0 {
+                text.push(' ');
+            }
+            text.push_str("(;)");
+        }
+        let s = scan(&text);
+        assert_eq!(s.tree_count(), n);
+        let start = |k: usize| 3 * k + k / 1_000 + 1;
+        for k in [0, 999, 1_000, BLOCK - 1, BLOCK, BLOCK + 1, n - 1] {
+            let t = s.tree(k).unwrap();
+            assert_eq!(
+                (t.start, t.end, t.nodes),
+                (start(k), start(k) + 3, 1),
+                "{k}"
+            );
+            assert_eq!(s.tree_after(start(k)), Some(k));
+            assert_eq!(s.tree_after(start(k) - 1), Some(k));
+        }
+        assert_eq!(s.tree(n), None);
+        assert_eq!(s.tree_after(start(n - 1) + 1), None);
+    }
+
+    #[test]
     fn unterminated_value_and_unclosed_tree() {
         let s = scan("(;C[abc");
         assert_eq!(s.tree_count(), 1);
