@@ -277,14 +277,9 @@ impl Collection {
             (tree, Some(e)) => {
                 let kept = tree.as_ref().map_or(0, count_nodes);
                 if kept < span.nodes {
-                    let first = span
-                        .problems
-                        .first()
-                        .map(|p| {
-                            let l = self.locate(p.offset);
-                            format!(" (first problem at line {}, column {})", l.line, l.column)
-                        })
-                        .unwrap_or_default();
+                    // Located at the first problem (below), which the message
+                    // does not repeat: a file read in parts places locations
+                    // in the whole file, not words.
                     let mut f = Finding::new(
                         if kept == 0 {
                             Code::ParseFailed
@@ -292,7 +287,7 @@ impl Collection {
                             Code::LenientRecovery
                         },
                         format!(
-                            "sgf-parse: {e}{first}; kept {kept} of {} node(s), the rest of the game was skipped",
+                            "sgf-parse: {e}; kept {kept} of {} node(s), the rest of the game was skipped",
                             span.nodes
                         ),
                     );
