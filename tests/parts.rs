@@ -173,3 +173,46 @@ fn text_between_game_trees_goes_with_the_next_game_read_whole_or_in_parts() {
         assert_eq!(split, whole, "part size {part_bytes}");
     }
 }
+
+/// Where text between game trees is not SGF (a stray `)`, a `(` that opens
+/// no tree, a `[` that opens no value), a part is still cut only where the
+/// scan of the whole file is between two trees: the rows are those of the
+/// file read whole at every part size.
+#[test]
+fn junk_between_game_trees_never_moves_a_cut_inside_a_tree() {
+    let game = "(;GM[1]SZ[9];B[ee];W[cc])";
+    // After a tree and white space any `(` opens a tree; after other text
+    // only a `(` followed by `;` does.
+    let junk = [
+        "xx )",
+        "xx (x ",
+        "xx [ yy ",
+        "))",
+        "xx (",
+        "]",
+        "\u{feff}",
+        "xx ( ;W[dd])",
+    ];
+    let mut text = String::new();
+    for (i, j) in junk.iter().enumerate() {
+        text.push_str(game);
+        text.push('\n');
+        text.push_str(j);
+        text.push('\n');
+        // A tree whose variation closes first: a cut after that `)` would
+        // fall inside the tree.
+        if i % 2 == 0 {
+            text.push_str("(;B[aa](;W[bb])\n(;B[cc]))\n");
+        }
+    }
+    text.push_str(game);
+    let path = scratch("parts-junk-cuts").join("junk.sgf");
+    std::fs::write(&path, text).unwrap();
+    let p = path.to_str().unwrap();
+    let (_, whole, _) = jsonl(&[p, "--exit-zero"], None);
+    assert_eq!(whole.len(), 14);
+    for part_bytes in ["20", "60", "150", "400"] {
+        let (_, split, _) = jsonl(&[p, "--exit-zero"], Some(part_bytes));
+        assert_eq!(split, whole, "part size {part_bytes}");
+    }
+}

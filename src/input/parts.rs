@@ -7,7 +7,8 @@
 //! as in the whole file. UTF-8 is required because its bytes `(`, `)`, `[`,
 //! `]` and `\` are always those characters; in two-byte legacy encodings
 //! (GBK, Shift_JIS) they can be halves of other characters, so such files
-//! are read whole, as before.
+//! are read whole, as are files whose CA label names another encoding (the
+//! label decides how a whole file is decoded).
 //!
 //! A part is cut only after a `)` that closes a top-level game tree,
 //! outside any property value, and only when a `(` follows (so the last
@@ -60,9 +61,11 @@ pub fn sizes() -> (u64, u64) {
 }
 
 /// Whether a file of `len` bytes whose first bytes are `head` is read in
-/// parts.
+/// parts: UTF-8 by its start, and not labelled with another encoding (a
+/// label decides how the whole file is decoded; a part after the first is
+/// taken as UTF-8 when it is valid UTF-8).
 pub fn splits(len: u64, head: &[u8], split_above: u64) -> bool {
-    if len <= split_above || !head.contains(&b'(') {
+    if len <= split_above || !head.contains(&b'(') || !crate::sgf::decode::label_allows_utf8(head) {
         return false;
     }
     // A UTF-8 prefix: valid up to a character cut at the end of the sample.
@@ -72,14 +75,71 @@ pub fn splits(len: u64, head: &[u8], split_above: u64) -> bool {
     }
 }
 
-/// The byte-level state of an SGF text being cut.
+/// The byte-level state of an SGF text being cut. It follows the scan of
+/// `sgf::scan` exactly where game trees begin and end, so that a cut falls
+/// where the scan of the whole text is between two trees with nothing but
+/// white space between them, and each part gives the games and findings of
+/// the whole file.
 #[derive(Default)]
 struct Cutter {
+    /// Open `(` of the current game tree (0: outside any tree).
     depth: u32,
     in_value: bool,
     escaped: bool,
+    /// Outside any tree: where the scan stands.
+    outside: Outside,
+    /// Bytes of a leading byte-order mark seen (it is no text to the scan).
+    bom: u8,
     line: u32,
     column: u32,
+}
+
+/// The scan outside game trees: after white space only, any `(` opens a tree;
+/// in other text, only a `(` followed by white space and `;`.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Outside {
+    #[default]
+    Clear,
+    /// In text that is not SGF.
+    Junk,
+    /// A `(` in such text, then white space only so far.
+    Opening,
+}
+
+impl Cutter {
+    /// Follows one byte outside a property value; true when it closes a
+    /// game tree.
+    fn structure(&mut self, b: u8) -> bool {
+        if self.depth > 0 {
+            match b {
+                b'[' => self.in_value = true,
+                b'(' => self.depth += 1,
+                b')' => {
+                    self.depth -= 1;
+                    if self.depth == 0 {
+                        self.outside = Outside::Clear;
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+            return false;
+        }
+        self.outside = match (self.outside, b) {
+            (Outside::Clear, b'(') => {
+                self.depth = 1;
+                Outside::Clear
+            }
+            (Outside::Opening, b';') => {
+                self.depth = 1;
+                Outside::Clear
+            }
+            (state, b) if b.is_ascii_whitespace() => state,
+            (_, b'(') => Outside::Opening,
+            _ => Outside::Junk,
+        };
+        false
+    }
 }
 
 /// The parts of `path` (`len` bytes), lazily: the file is read once,
@@ -215,7 +275,9 @@ impl Iterator for Parts {
                         self.pending_cut = None;
                     }
                 }
-                if s.in_value {
+                if at < 3 && s.bom == at as u8 && b == [0xEF, 0xBB, 0xBF][at as usize] {
+                    s.bom += 1;
+                } else if s.in_value {
                     if s.escaped {
                         s.escaped = false;
                     } else if b == b'\\' {
@@ -223,18 +285,8 @@ impl Iterator for Parts {
                     } else if b == b']' {
                         s.in_value = false;
                     }
-                } else {
-                    match b {
-                        b'[' => s.in_value = true,
-                        b'(' => s.depth += 1,
-                        b')' => {
-                            s.depth = s.depth.saturating_sub(1);
-                            if s.depth == 0 {
-                                self.pending_cut = Some((at + 1, s.line, s.column + 1));
-                            }
-                        }
-                        _ => {}
-                    }
+                } else if s.structure(b) {
+                    self.pending_cut = Some((at + 1, s.line, s.column + 1));
                 }
                 if b == b'\n' {
                     s.line = s.line.saturating_add(1);
@@ -343,6 +395,10 @@ mod tests {
         assert!(!splits(10, b"(;B[aa])", 10));
         // GBK: a two-byte character whose second byte is `]`.
         assert!(!splits(100, b"(;C[\x81\x5d])", 10));
+        // Another encoding named: the label decides for the whole file.
+        assert!(!splits(100, b"(;CA[Shift_JIS]C[abc])", 10));
+        assert!(!splits(100, b"(;CA[foo]C[abc])", 10));
+        assert!(splits(100, b"(;CA[utf8]C[abc])", 10));
         // No game tree starts in the sample (zeros): not a collection.
         assert!(!splits(100, &[0u8; 64], 10));
         // A character cut by the end of the sample is still UTF-8.

@@ -180,6 +180,16 @@ fn detect(bytes: &[u8]) -> &'static Encoding {
 /// taken as it is (the file was judged UTF-8 by its start; a `CA` label in a
 /// later game does not change that, as it does not when the file is read
 /// whole), anything else as a file of its own.
+/// Whether the CA label that decides a text starting with `head` (the first
+/// one in its first 64 KiB) is absent or names UTF-8: then a text that is
+/// valid UTF-8 is decoded as UTF-8 without a finding, whole or in parts.
+pub fn label_allows_utf8(head: &[u8]) -> bool {
+    match find_label(head) {
+        None => true,
+        Some(l) => l.is_empty() || encoding_for_label(&l) == Some(UTF_8),
+    }
+}
+
 pub fn decode_continuation(bytes: Vec<u8>) -> Decoded {
     match String::from_utf8(bytes) {
         Ok(text) => Decoded {
