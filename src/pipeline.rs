@@ -8,9 +8,8 @@
 //! thus audited on every thread, and its results leave as they are made:
 //! memory holds at most three batches of files (one being read) and two rounds
 //! of game reports (cut to about 8 MiB a thread when reports are large), never
-//! the whole archive or a whole file's reports. Output
-//! is byte-identical for any thread count because order comes from the input,
-//! not from the threads.
+//! the whole archive or a whole file's reports. Output is byte-identical for
+//! any thread count because order comes from the input, not from the threads.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};

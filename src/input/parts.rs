@@ -2,9 +2,9 @@
 //! many games it holds (databases are shipped as one `.sgf` of hundreds of
 //! thousands of games). A file larger than [`SPLIT_ABOVE`] (or than the file
 //! size cap) whose first MiB is UTF-8 is cut, at game-tree boundaries found at
-//! the byte level, into parts of about [`PART_BYTES`] (at most the cap); each part is read, decoded and audited on
-//! its own, and the pipeline renumbers its games and places its findings
-//! as in the whole file. UTF-8 is required because its bytes `(`, `)`, `[`,
+//! the byte level, into parts of about [`PART_BYTES`] (at most the cap); each
+//! part is read, decoded and audited on its own, and the pipeline renumbers
+//! its games and places its findings as in the whole file. UTF-8 is required because its bytes `(`, `)`, `[`,
 //! `]` and `\` are always those characters; in two-byte legacy encodings
 //! (GBK, Shift_JIS) they can be halves of other characters, so such files
 //! are read whole, as are files whose CA label names another encoding (the

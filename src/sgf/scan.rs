@@ -85,15 +85,12 @@ impl Scan {
     /// Game tree `index` with its problems (`None` past the last one).
     pub fn tree(&self, index: usize) -> Option<TreeSpan> {
         let slot = self.trees.get(index / BLOCK)?.get(index % BLOCK)?;
-        let faults = match slot.faulty {
-            true => self
-                .faults
-                .binary_search_by_key(&index, |(k, _)| *k)
-                .ok()
-                .map(|at| self.faults[at].1.clone()),
-            false => None,
-        }
-        .unwrap_or_default();
+        let faults = slot
+            .faulty
+            .then(|| self.faults.binary_search_by_key(&index, |(k, _)| *k).ok())
+            .flatten()
+            .map(|at| self.faults[at].1.clone())
+            .unwrap_or_default();
         Some(TreeSpan {
             start: slot.start,
             end: slot.end,
