@@ -839,3 +839,38 @@ fn rounds_of_large_reports_are_cut_short() {
     assert!(r.stdout.contains("aga           3600000"), "{}", r.stdout);
     assert!(r.peak_kib < 260 * 1024, "{} KiB", r.peak_kib);
 }
+
+/// A property identifier of 30,000,000 letters (no property has such a
+/// name): sgf-parse held about ten times it (323 MB). It is cut to its
+/// first KiB with a warning, and the game around it is read.
+#[test]
+fn a_long_property_identifier_is_cut() {
+    let d = scratch("long-identifier");
+    let name = "Q".repeat(30_000_000);
+    fs::write(
+        d.join("name.sgf"),
+        format!("(;GM[1]SZ[9]{name}[x];B[ee];W[cc])"),
+    )
+    .unwrap();
+    let r = run(&[arg(&d)], None);
+    ok_run(&r);
+    let row = row(&r, "name.sgf");
+    assert_eq!(row["status"], "ok");
+    assert_eq!(row["moves"], 2);
+    let cut = row["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "S213")
+        .unwrap_or_else(|| panic!("S213: {row}"));
+    assert_eq!(
+        cut["message"],
+        "a property identifier of 30000000 letters; only its first 1024 were kept"
+    );
+    // The identifier starts at the 13th character of the first line.
+    assert_eq!(
+        (cut["line"].as_u64(), cut["column"].as_u64()),
+        (Some(1), Some(13))
+    );
+    assert!(r.peak_kib < 100 * 1024, "{} KiB", r.peak_kib);
+}

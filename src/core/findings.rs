@@ -66,6 +66,7 @@ codes! {
     LenientRecovery = "S210", "lenient-recovery", Warning, "The strict parse failed; a lenient parse kept only the part of the game before the first error.";
     ParseFailed = "S211", "parse-failed", Error, "The game tree could not be parsed at all.";
     LongValueCut = "S212", "long-value-cut", Warning, "A value of a property sgfaudit reads (a move, setup, a player's name, RE, ...) is longer than 64 KiB; only its first KiB was read.";
+    LongIdentifierCut = "S213", "long-identifier-cut", Warning, "A property identifier is longer than 64 KiB (no property has such a name); only its first KiB was kept, so that the game can be read.";
     // P: properties
     BadSize = "P301", "bad-size", Error, "SZ is not a whole number in 1..=52, or the board is rectangular (unsupported).";
     NotGo = "P302", "not-go", Error, "GM says this is not a game of Go.";

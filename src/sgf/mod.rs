@@ -189,16 +189,23 @@ impl Collection {
         };
         let mut findings = Vec::new();
         for c in &cuts {
-            findings.push(
-                Finding::new(
+            let finding = match &c.of {
+                CutOf::Value(ident) => Finding::new(
                     Code::LongValueCut,
                     format!(
-                        "{}'s value is {} bytes long; only its first {} were read",
-                        c.ident, c.len, c.kept
+                        "{ident}'s value is {} bytes long; only its first {} were read",
+                        c.len, c.kept
                     ),
-                )
-                .located(self.locate(span.start + c.at)),
-            );
+                ),
+                CutOf::Identifier => Finding::new(
+                    Code::LongIdentifierCut,
+                    format!(
+                        "a property identifier of {} letters; only its first {} were kept",
+                        c.len, c.kept
+                    ),
+                ),
+            };
+            findings.push(finding.located(self.locate(span.start + c.at)));
         }
         for p in &span.problems {
             findings.push(Finding::new(p.code, p.detail.clone()).located(self.locate(p.offset)));
@@ -486,7 +493,14 @@ enum Piece<'a> {
         start: usize,
         end: usize,
     },
+    /// A run of letters outside values longer than [`LONG_VALUE`]: no
+    /// property has such a name.
+    LongName { start: usize, end: usize },
 }
+
+/// Capitals of an identifier kept by [`scan_values`] to name a value's
+/// property: more than any property's name.
+const IDENT_KEPT: usize = 16;
 
 /// Calls `f` on the marks and values of `text` in order. Escapes (`\]`) are
 /// honoured; identifiers are their upper-case letters, as SGF 4 reads old
@@ -514,12 +528,24 @@ fn scan_values(text: &str, mut f: impl FnMut(Piece<'_>)) {
                 i = end + 1;
                 continue;
             }
-            b'A'..=b'Z' => {
-                if after_value {
-                    ident.clear();
-                    after_value = false;
+            b if b.is_ascii_alphabetic() => {
+                let start = i;
+                while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
+                    if bytes[i].is_ascii_uppercase() {
+                        if after_value {
+                            ident.clear();
+                            after_value = false;
+                        }
+                        if ident.len() < IDENT_KEPT {
+                            ident.push(char::from(bytes[i]));
+                        }
+                    }
+                    i += 1;
                 }
-                ident.push(char::from(bytes[i]));
+                if i - start > LONG_VALUE {
+                    f(Piece::LongName { start, end: i });
+                }
+                continue;
             }
             b';' | b'(' | b')' => {
                 ident.clear();
@@ -550,22 +576,29 @@ fn count_values(text: &str) -> (usize, usize) {
             here = 0;
             variations += 1;
         }
+        Piece::LongName { .. } => {}
     });
     (most, variations)
 }
 
-/// A value of a property sgfaudit reads that was longer than [`LONG_VALUE`]
-/// and was cut to its first [`CUT_VALUE`] bytes or so (a whole character and
-/// escape last).
+/// A value of a property sgfaudit reads, or a property identifier, that was
+/// longer than [`LONG_VALUE`] and was cut to its first [`CUT_VALUE`] bytes or
+/// so (a whole character and escape last).
 #[derive(Debug, PartialEq, Eq)]
 struct Cut {
-    /// The property's identifier (its capitals).
-    ident: String,
-    /// The value's length in bytes, and what was kept of it.
+    of: CutOf,
+    /// The length in bytes, and what was kept of it.
     len: usize,
     kept: usize,
-    /// Offset of the value's `[` in the text.
+    /// Offset of the value's `[`, or of the identifier, in the text.
     at: usize,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum CutOf {
+    /// A value of the property so named (its capitals).
+    Value(String),
+    Identifier,
 }
 
 /// What is kept of a long value of a property sgfaudit reads: enough to
@@ -584,19 +617,32 @@ fn shorten_long_values(text: &str) -> Option<(String, Vec<Cut>)> {
     let mut cuts = Vec::new();
     let mut copied = 0; // bytes of `text` already in `out`
     scan_values(text, |piece| {
-        let Piece::Value { ident, start, end } = piece else {
-            return;
+        let (start, end, of) = match piece {
+            Piece::Value { ident, start, end } if end - start > LONG_VALUE => {
+                (start, end, READ.contains(&ident).then(|| ident.to_string()))
+            }
+            // Letters are single bytes: any length is a whole character.
+            Piece::LongName { start, end } => {
+                let o = out.get_or_insert_with(|| String::with_capacity(text.len() / 2));
+                o.push_str(&text[copied..start + CUT_VALUE]);
+                cuts.push(Cut {
+                    of: CutOf::Identifier,
+                    len: end - start,
+                    kept: CUT_VALUE,
+                    at: start,
+                });
+                copied = end;
+                return;
+            }
+            _ => return,
         };
-        if end - start <= LONG_VALUE {
-            return;
-        }
         let o = out.get_or_insert_with(|| String::with_capacity(text.len() / 2));
         o.push_str(&text[copied..start]);
-        if READ.contains(&ident) {
+        if let Some(ident) = of {
             let kept = cut_point(&text[start..end], CUT_VALUE);
             o.push_str(&text[start..start + kept]);
             cuts.push(Cut {
-                ident: ident.to_string(),
+                of: CutOf::Value(ident),
                 len: end - start,
                 kept,
                 at: start - 1,
@@ -692,7 +738,10 @@ fn count_nodes(tree: &GameTree) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{cut_point, expanded_points, shorten_long_values, Cut, CUT_VALUE, LONG_VALUE};
+    use super::{
+        count_values, cut_point, expanded_points, shorten_long_values, Cut, CutOf, CUT_VALUE,
+        LONG_VALUE,
+    };
 
     #[test]
     fn rectangles_of_point_lists_are_counted_whole() {
@@ -719,17 +768,39 @@ mod tests {
         );
         let at = text.find("GC[").expect("GC") + 2;
         let len = LONG_VALUE + 12;
-        let ident = "GC".to_string();
         assert_eq!(
             cuts,
             [Cut {
-                ident,
+                of: CutOf::Value("GC".into()),
                 len,
                 kept: CUT_VALUE,
                 at
             }]
         );
         assert_eq!(shorten_long_values("(;GM[1]C[short];B[aa])"), None);
+    }
+
+    #[test]
+    fn a_long_identifier_is_cut_and_its_values_stay_its_own() {
+        // Lower-case letters are part of an identifier (old FF[3] names).
+        let name = format!("Q{}", "q".repeat(LONG_VALUE + 5));
+        let text = format!("(;GM[1]SZ[9]{name}[x][y]B[aa];W[bb])");
+        let (got, cuts) = shorten_long_values(&text).expect("a long identifier");
+        let kept = &name[..CUT_VALUE];
+        assert_eq!(got, format!("(;GM[1]SZ[9]{kept}[x][y]B[aa];W[bb])"));
+        let at = text.find('Q').expect("Q");
+        let len = LONG_VALUE + 6;
+        assert_eq!(
+            cuts,
+            [Cut {
+                of: CutOf::Identifier,
+                len,
+                kept: CUT_VALUE,
+                at
+            }]
+        );
+        // The node's values are counted as before.
+        assert_eq!(count_values(&text), count_values(&got));
     }
 
     #[test]
