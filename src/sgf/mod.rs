@@ -171,8 +171,8 @@ impl Collection {
             raw
         };
         // Comments and the like are never read, and sgf-parse's lexer holds
-        // several times a value's size while it reads it: long ones are
-        // emptied.
+        // several times a token's size while it reads it: long ones are
+        // emptied (long identifiers and read values cut).
         let without_long_values;
         let mut cuts = Vec::new();
         let src = if src.len() > LONG_VALUE {
@@ -608,10 +608,10 @@ const CUT_VALUE: usize = 1 << 10;
 
 /// `text` with every value longer than [`LONG_VALUE`] emptied when its
 /// property is not in [`READ`], and cut to about [`CUT_VALUE`] bytes when it
-/// is (sgf-parse holds about ten times a value's size while it reads it), or
-/// `None` when it has none; with the values cut. Escapes (`\]`) are
-/// honoured; identifiers are their upper-case letters, as SGF 4 reads old
-/// lower-case forms.
+/// is (sgf-parse holds about ten times a value's size while it reads it), and
+/// every identifier that long cut to [`CUT_VALUE`] letters; or `None` when it
+/// has neither; with what was cut. Escapes (`\]`) are honoured; identifiers
+/// are their upper-case letters, as SGF 4 reads old lower-case forms.
 fn shorten_long_values(text: &str) -> Option<(String, Vec<Cut>)> {
     let mut out: Option<String> = None;
     let mut cuts = Vec::new();
