@@ -98,6 +98,11 @@ fn run_in(format: &str, args: &[&str], stdin: Option<Vec<u8>>) -> Run {
     }
 }
 
+/// A row's error message (the row must have one).
+fn error(row: &serde_json::Value) -> &str {
+    row["error"].as_str().unwrap()
+}
+
 fn files(r: &Run) -> Vec<String> {
     r.rows
         .iter()
@@ -137,13 +142,10 @@ fn special_files_are_named_and_never_block() {
     ok_run(&r);
     assert_eq!(row(&r, "good.sgf")["status"], "ok");
     let zero = row(&r, "zero.sgf");
-    assert!(
-        zero["error"].as_str().unwrap().contains("character device"),
-        "{zero}"
-    );
+    assert!(error(zero).contains("character device"), "{zero}");
     if made.is_ok_and(|s| s.success()) {
         let x = row(&r, "/x.sgf");
-        assert!(x["error"].as_str().unwrap().contains("FIFO"), "{x}");
+        assert!(error(x).contains("FIFO"), "{x}");
     }
     assert!(r.peak_kib < 100 * 1024, "{} KiB", r.peak_kib);
 }
@@ -182,18 +184,12 @@ fn degenerate_texts_cost_memory_linear_in_their_size() {
     assert_eq!(row(&r, "props.sgf")["status"], "ok");
     let million = row(&r, "million.sgf");
     assert!(
-        million["error"]
-            .as_str()
-            .unwrap()
-            .contains("a node holds 1000001 property values, more than the 200000"),
+        error(million).contains("a node holds 1000001 property values, more than the 200000"),
         "{million}"
     );
     let vars = row(&r, "empty-vars.sgf");
     assert!(
-        vars["error"]
-            .as_str()
-            .unwrap()
-            .contains("the game tree holds 1000001 variations"),
+        error(vars).contains("the game tree holds 1000001 variations"),
         "{vars}"
     );
     assert!(r.peak_kib < 150 * 1024, "{} KiB", r.peak_kib);
@@ -228,10 +224,7 @@ fn point_list_rectangles_cannot_expand_without_bound() {
     let refused = row(&r, "rectangles.sgf");
     assert_eq!(refused["status"], "error", "{refused}");
     assert!(
-        refused["error"]
-            .as_str()
-            .unwrap()
-            .contains("expand to 21632000 points"),
+        error(refused).contains("expand to 21632000 points"),
         "{refused}"
     );
     assert_eq!(row(&r, "diagrams.sgf")["status"], "ok");
@@ -280,10 +273,7 @@ fn a_game_too_long_to_replay_is_refused() {
     let row = row(&r, "passes.sgf");
     assert_eq!(row["status"], "error", "{row}");
     assert!(
-        row["error"]
-            .as_str()
-            .unwrap()
-            .contains("the game's main line holds 3000001 nodes, more than the 2000000"),
+        error(row).contains("the game's main line holds 3000001 nodes, more than the 2000000"),
         "{row}"
     );
     assert!(r.peak_kib < 100 * 1024, "{} KiB", r.peak_kib);
@@ -295,15 +285,12 @@ fn reads_are_capped_while_reading() {
     fs::write(d.join("big.sgf"), vec![b' '; 3 << 20]).unwrap();
     let r = run(&["--max-file-size", "1M", arg(&d.join("big.sgf"))], None);
     ok_run(&r);
-    assert!(r.rows[0]["error"]
-        .as_str()
-        .unwrap()
-        .contains("larger than 1048576 bytes"));
+    assert!(error(&r.rows[0]).contains("larger than 1048576 bytes"));
     // Standard input is cut at the cap too, without holding what follows.
     let r = run(&["--max-file-size", "4M", "-"], Some(vec![0u8; 64 << 20]));
     ok_run(&r);
     assert_eq!(files(&r), ["-"]);
-    assert!(r.rows[0]["error"].as_str().unwrap().contains("larger than"));
+    assert!(error(&r.rows[0]).contains("larger than"));
     assert!(r.peak_kib < 64 * 1024, "{} KiB", r.peak_kib);
 }
 
@@ -318,10 +305,7 @@ fn nothing_is_skipped_in_silence() {
     fs::write(d.join("gz/games.rar"), b"Rar!\x1a\x07\x00").unwrap();
     let r = run(&[arg(&d.join("empty")), arg(&d.join("gz"))], None);
     ok_run(&r);
-    assert!(row(&r, "empty")["error"]
-        .as_str()
-        .unwrap()
-        .contains("no *.sgf"));
+    assert!(error(row(&r, "empty")).contains("no *.sgf"));
     // Kinds read but broken say why; kinds not read say so (F004).
     for f in ["game.sgf.xz", "games.tar.xz!entry 1", "games.7z"] {
         let g = row(&r, f);
@@ -392,10 +376,7 @@ fn every_archive_entry_is_its_own_row() {
     row(&r, "dup.zip!g.sgf");
     // The zip reader keeps one entry per name: the other is a row that says so.
     let repeated = row(&r, "dup.zip!(repeated names)");
-    assert!(
-        repeated["error"].as_str().unwrap().contains("repeat"),
-        "{repeated}"
-    );
+    assert!(error(repeated).contains("repeat"), "{repeated}");
     // The zip inside is read one level deep (tests/archives.rs has more).
     assert_eq!(row(&r, "dup.zip!inner.zip!a.sgf")["status"], "ok");
     row(&r, "both.tar.gz!one.sgf");
@@ -411,7 +392,7 @@ fn a_zip_bomb_is_refused_from_its_headers() {
     let r = run(&[arg(&d.join("bomb.zip"))], None);
     ok_run(&r);
     let g = row(&r, "bomb.zip!zeros.sgf");
-    assert!(g["error"].as_str().unwrap().contains("refused"), "{g}");
+    assert!(error(g).contains("refused"), "{g}");
     assert!(r.peak_kib < 64 * 1024, "{} KiB", r.peak_kib);
 }
 
@@ -586,13 +567,7 @@ fn a_compressed_bomb_is_refused_early() {
     let r = run(&[arg(&d)], None);
     ok_run(&r);
     let bomb = row(&r, "zeros.sgf.gz");
-    assert!(
-        bomb["error"]
-            .as_str()
-            .unwrap()
-            .contains("inflate to more than"),
-        "{bomb}"
-    );
+    assert!(error(bomb).contains("inflate to more than"), "{bomb}");
     assert_eq!(row(&r, "copies.sgf.gz")["status"], "ok");
     assert!(r.peak_kib < 100 * 1024, "{} KiB", r.peak_kib);
 }
@@ -638,7 +613,7 @@ fn archive_entries_that_inflate_too_much_are_refused() {
         "t.tar.gz!a.sgf",
         "t.tar.gz!b.sgf",
     ] {
-        let e = row(&r, f)["error"].as_str().unwrap().to_string();
+        let e = error(row(&r, f)).to_string();
         assert!(e.contains("20 times and 32 MiB at most"), "{f}: {e}");
     }
     assert_eq!(row(&r, "z.zip!ok.sgf")["status"], "ok");

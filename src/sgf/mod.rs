@@ -617,35 +617,31 @@ fn shorten_long_values(text: &str) -> Option<(String, Vec<Cut>)> {
     let mut cuts = Vec::new();
     let mut copied = 0; // bytes of `text` already in `out`
     scan_values(text, |piece| {
-        let (start, end, of) = match piece {
+        // What is cut: where, up to where, and what of it is kept (a value
+        // of an unread property: nothing, and no finding).
+        let (start, end, cut) = match piece {
             Piece::Value { ident, start, end } if end - start > LONG_VALUE => {
-                (start, end, READ.contains(&ident).then(|| ident.to_string()))
+                let cut = READ.contains(&ident).then(|| {
+                    let kept = cut_point(&text[start..end], CUT_VALUE);
+                    (CutOf::Value(ident.to_string()), kept, start - 1)
+                });
+                (start, end, cut)
             }
             // Letters are single bytes: any length is a whole character.
             Piece::LongName { start, end } => {
-                let o = out.get_or_insert_with(|| String::with_capacity(text.len() / 2));
-                o.push_str(&text[copied..start + CUT_VALUE]);
-                cuts.push(Cut {
-                    of: CutOf::Identifier,
-                    len: end - start,
-                    kept: CUT_VALUE,
-                    at: start,
-                });
-                copied = end;
-                return;
+                (start, end, Some((CutOf::Identifier, CUT_VALUE, start)))
             }
             _ => return,
         };
-        let o = out.get_or_insert_with(|| String::with_capacity(text.len() / 2));
-        o.push_str(&text[copied..start]);
-        if let Some(ident) = of {
-            let kept = cut_point(&text[start..end], CUT_VALUE);
-            o.push_str(&text[start..start + kept]);
+        let kept = cut.as_ref().map_or(0, |c| c.1);
+        out.get_or_insert_with(|| String::with_capacity(text.len() / 2))
+            .push_str(&text[copied..start + kept]);
+        if let Some((of, kept, at)) = cut {
             cuts.push(Cut {
-                of: CutOf::Value(ident),
+                of,
                 len: end - start,
                 kept,
-                at: start - 1,
+                at,
             });
         }
         copied = end;
