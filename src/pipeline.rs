@@ -22,7 +22,7 @@ use crate::audit::{self, AuditOptions, FileInfo, GameReport, PreparedFile};
 use crate::core::replay::Replayer;
 use crate::duplicates::Duplicates;
 use crate::input::parts::PartOf;
-use crate::input::{Item, Source};
+use crate::input::Item;
 
 /// Input bytes in flight per thread, with [`FILES_PER_THREAD`] files: bounds
 /// the memory of a batch whatever the size of files.
@@ -68,10 +68,7 @@ struct Prepared {
 
 impl Prepared {
     fn new(item: Item, limit: u64) -> Prepared {
-        let part = match &item.source {
-            Source::Part(_, part) => Some(*part),
-            _ => None,
-        };
+        let part = item.part().copied();
         let body = match item.read(limit) {
             Ok(bytes) if part.is_some_and(|p| p.offset > 0) => {
                 Body::File(Box::new(PreparedFile::continuation(item.name, bytes)))

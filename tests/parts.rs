@@ -4,19 +4,40 @@
 
 mod common;
 
-use std::process::Command;
+use std::io::Write;
+use std::process::{Command, Stdio};
 
 use common::{root, scratch};
 
 fn jsonl(args: &[&str], part_bytes: Option<&str>) -> (i32, Vec<serde_json::Value>, String) {
+    jsonl_with_input(args, part_bytes, None)
+}
+
+/// [`jsonl`] with `input` on standard input.
+fn jsonl_with_input(
+    args: &[&str],
+    part_bytes: Option<&str>,
+    input: Option<Vec<u8>>,
+) -> (i32, Vec<serde_json::Value>, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sgfaudit"));
     cmd.current_dir(root())
         .args(["check", "-q", "--format", "jsonl"])
-        .args(args);
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     if let Some(n) = part_bytes {
         cmd.env("SGFAUDIT_PART_BYTES", n);
     }
-    let out = cmd.output().unwrap();
+    let mut child = cmd.spawn().unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        if let Some(bytes) = input {
+            let _ = pipe.write_all(&bytes);
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
     let rows = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -296,4 +317,80 @@ fn random_collections_give_the_same_rows_whole_and_in_parts() {
             assert_eq!(split, whole, "{p}, part size {part_bytes}");
         }
     }
+}
+
+/// Standard input and a collection inside an archive are cut into parts as
+/// they are read (each part keeps its own bytes): their rows are those of
+/// the file read whole, under their own names.
+#[test]
+fn standard_input_and_archive_entries_are_read_in_parts_like_files() {
+    let (path, _, _) = collection();
+    let p = path.to_str().unwrap();
+    let (_, whole, _) = jsonl(&[p, "--exit-zero"], None);
+    let text = std::fs::read(&path).unwrap();
+    let renamed = |name: &str| -> Vec<serde_json::Value> {
+        whole
+            .iter()
+            .map(|r| serde_json::from_str(&r.to_string().replace(p, name)).unwrap())
+            .collect()
+    };
+    let expected = renamed("-");
+    for part_bytes in ["50000", "2000"] {
+        let (code, split, err) = jsonl_with_input(
+            &["-", "--exit-zero", "-j2"],
+            Some(part_bytes),
+            Some(text.clone()),
+        );
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(split.len(), expected.len());
+        for (a, b) in expected.iter().zip(&split) {
+            assert_eq!(a, b, "standard input, part size {part_bytes}");
+        }
+    }
+    // The same collection as the one entry of a tar archive.
+    let tar_path = scratch("parts-tar").join("c.tar");
+    {
+        let mut t = tar::Builder::new(std::fs::File::create(&tar_path).unwrap());
+        let mut h = tar::Header::new_gnu();
+        h.set_size(text.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        t.append_data(&mut h, "collection.sgf", text.as_slice())
+            .unwrap();
+        t.finish().unwrap();
+    }
+    let tar_arg = tar_path.to_str().unwrap();
+    let expected = renamed(&format!("{tar_arg}!collection.sgf"));
+    let (code, split, err) = jsonl(&[tar_arg, "--exit-zero", "-j2"], Some("2000"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(split.len(), expected.len());
+    for (a, b) in expected.iter().zip(&split) {
+        assert_eq!(a, b, "tar entry");
+    }
+}
+
+/// On standard input, as in a file, a game tree longer than --max-file-size
+/// is a row of its own and the games after it are read: a stream is not
+/// refused for its length, and the long tree is counted, not kept.
+#[test]
+fn a_long_game_on_standard_input_is_a_row_and_the_stream_goes_on() {
+    let mut text = b"(;GM[1]SZ[9];B[ee])\n(;GM[1]SZ[9];B[cc]C[".to_vec();
+    text.resize(text.len() + 200_000, b'x');
+    text.extend_from_slice(b"])\n(;GM[1]SZ[9];B[dd])\n");
+    let (_, rows, err) = jsonl_with_input(&["-", "--max-file-size", "3K"], Some("100"), Some(text));
+    let got: Vec<(u64, String)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["game"].as_u64().unwrap(),
+                r["error"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(got.len(), 3, "{err}");
+    assert_eq!(got[0], (0, String::new()));
+    assert_eq!(got[1].0, 1);
+    assert!(got[1].1.contains("--max-file-size"), "{got:?}");
+    assert_eq!(got[2], (2, String::new()));
+    assert!(rows.iter().all(|r| r["file"] == "-"));
 }

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use sgfaudit::input::{self, Source, Walk};
+use sgfaudit::input::{self, Walk};
 use sgfaudit::pipeline::{self, Output};
 use sgfaudit::report::csv::{CsvGamesReporter, CsvReporter};
 use sgfaudit::report::github::GithubReporter;
@@ -67,7 +67,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         // A large file read in parts is one input: only its last part (or
         // the row that ends it early) counts.
         .inspect(|item| {
-            if !matches!(&item.source, Source::Part(_, part) if !part.last) {
+            if item.part().map_or(true, |part| part.last) {
                 files_in += 1;
             }
         });

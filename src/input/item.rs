@@ -14,7 +14,6 @@ pub enum Source {
     /// A file, with its size when the walk saw it (0 when unknown): a hint
     /// for batching, so the file is not looked at again before it is read.
     File(PathBuf, u64),
-    Stdin,
     /// An entry already read out of an archive (`src/input/archive.rs`).
     Bytes(Vec<u8>),
     /// A zip entry's deflate stream, read out of the archive but not yet
@@ -26,6 +25,10 @@ pub enum Source {
     Compressed(PathBuf),
     /// A part of a large collection file (`src/input/parts.rs`).
     Part(PathBuf, PartOf),
+    /// A part of a large collection read from a stream (standard input, an
+    /// archive entry), with its bytes: empty when the part is longer than
+    /// the limit, as it is then refused for its length.
+    StreamPart(Vec<u8>, PartOf),
     /// The input cannot be read.
     Broken(InputError),
 }
@@ -76,8 +79,16 @@ impl Item {
             Source::Compressed(p) => fs::metadata(p).map_or(0, |m| m.len()),
             Source::Bytes(b) => b.len() as u64,
             Source::Deflated(d) => d.size,
-            Source::Part(_, part) => part.len,
+            Source::Part(_, part) | Source::StreamPart(_, part) => part.len,
             _ => 0,
+        }
+    }
+
+    /// Where the input lies in its file, when it is a part of one.
+    pub fn part(&self) -> Option<&PartOf> {
+        match &self.source {
+            Source::Part(_, part) | Source::StreamPart(_, part) => Some(part),
+            _ => None,
         }
     }
 
@@ -111,7 +122,8 @@ impl Item {
                     Action::Read,
                 )
             }
-            Source::Stdin => read_capped(io::stdin().lock(), 1 << 20, limit, Action::ReadStdin),
+            Source::StreamPart(_, part) if part.len > limit => Err(InputError::TooLarge { limit }),
+            Source::StreamPart(bytes, _) => Ok(bytes.clone()),
             Source::Bytes(b) if b.len() as u64 > limit => Err(InputError::TooLarge { limit }),
             Source::Bytes(b) => Ok(b.clone()),
             Source::Deflated(d) => d.inflate(limit),

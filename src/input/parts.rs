@@ -10,6 +10,11 @@
 //! are read whole, as are files whose CA label names another encoding (the
 //! label decides how a whole file is decoded).
 //!
+//! A stream read once (standard input, an archive entry) is cut the same
+//! way as it is read: each part takes the bytes it spans, and at most one
+//! part's bytes are held (a game tree longer than the limit is counted, not
+//! kept), so standard input has no size limit when it is cut.
+//!
 //! A part is cut only after a `)` that closes a top-level game tree,
 //! outside any property value, and only when a `(` follows (so the last
 //! part keeps the file's tail). A game tree longer than the file size limit
@@ -142,12 +147,12 @@ impl Cutter {
     }
 }
 
-/// The parts of `path` (`len` bytes), lazily: the file is read once,
-/// sequentially, with a small buffer.
+/// The parts of a file or a stream, lazily: it is read once, sequentially,
+/// with a small buffer.
 pub struct Parts {
     name: String,
-    path: PathBuf,
-    reader: Option<BufReader<File>>,
+    origin: Origin,
+    reader: Option<Box<dyn BufRead + Send>>,
     /// Bytes of the file read by the cutter.
     pos: u64,
     part_bytes: u64,
@@ -167,14 +172,55 @@ pub struct Parts {
     done: bool,
 }
 
+/// What is being cut.
+enum Origin {
+    /// A file: a part is read again, by its offset, when it is audited.
+    File(PathBuf),
+    /// A stream: the bytes read since `at` (the start of the part being
+    /// cut, or of the text after it), unless the part is longer than the
+    /// limit (`overflow`): then only the bytes after its last top-level
+    /// `)` are kept, which may begin the next part.
+    Stream {
+        carry: Vec<u8>,
+        at: u64,
+        overflow: bool,
+    },
+}
+
 impl Parts {
+    /// The parts of the file at `path`.
     pub fn new(name: String, path: PathBuf, part_bytes: u64, max_part: u64) -> Parts {
         let reader = File::open(&path)
             .ok()
-            .map(|f| BufReader::with_capacity(1 << 16, f));
+            .map(|f| Box::new(BufReader::with_capacity(1 << 16, f)) as Box<dyn BufRead + Send>);
+        Parts::with(name, Origin::File(path), reader, part_bytes, max_part)
+    }
+
+    /// The parts of a stream, each with its bytes.
+    pub fn stream(
+        name: String,
+        reader: Box<dyn BufRead + Send>,
+        part_bytes: u64,
+        max_part: u64,
+    ) -> Parts {
+        let origin = Origin::Stream {
+            carry: Vec::new(),
+            at: 0,
+            overflow: false,
+        };
+        Parts::with(name, origin, Some(reader), part_bytes, max_part)
+    }
+
+    fn with(
+        name: String,
+        origin: Origin,
+        reader: Option<Box<dyn BufRead + Send>>,
+        part_bytes: u64,
+        max_part: u64,
+    ) -> Parts {
         Parts {
             name,
-            path,
+            origin,
             reader,
             pos: 0,
             part_bytes,
@@ -192,21 +238,66 @@ impl Parts {
         }
     }
 
-    fn item(&self, end: u64, last: bool) -> Item {
+    /// The part from the start to `end`; a stream's part takes its bytes
+    /// (none when it was too long to keep: it is refused for its length).
+    fn item(&mut self, end: u64, last: bool) -> Item {
         let (offset, line, column) = self.start;
+        let part = PartOf {
+            offset,
+            len: end - offset,
+            line,
+            column,
+            last,
+        };
+        let source = match &mut self.origin {
+            Origin::File(path) => Source::Part(path.clone(), part),
+            Origin::Stream {
+                carry,
+                at,
+                overflow,
+            } => {
+                let taken = usize::try_from(end.saturating_sub(*at)).unwrap_or(usize::MAX);
+                let mut bytes: Vec<u8> = carry.drain(..taken.min(carry.len())).collect();
+                *at = end.max(*at);
+                if std::mem::take(overflow) {
+                    bytes = Vec::new();
+                }
+                Source::StreamPart(bytes, part)
+            }
+        };
         Item {
             name: self.name.clone(),
-            source: Source::Part(
-                self.path.clone(),
-                PartOf {
-                    offset,
-                    len: end - offset,
-                    line,
-                    column,
-                    last,
-                },
-            ),
+            source,
         }
+    }
+
+    /// Keeps the bytes of a stream just scanned; of a part too long to keep,
+    /// only those from `keep_from` (the end of its last game tree so far,
+    /// where the next part may begin).
+    fn carry(origin: &mut Origin, bytes: &[u8], keep_from: Option<u64>) {
+        if let Origin::Stream {
+            carry,
+            at,
+            overflow,
+        } = origin
+        {
+            carry.extend_from_slice(bytes);
+            if *overflow {
+                let end = *at + carry.len() as u64;
+                let from = keep_from.unwrap_or(end).clamp(*at, end);
+                carry.drain(..usize::try_from(from - *at).unwrap_or(usize::MAX));
+                *at = from;
+            }
+        }
+    }
+
+    /// The part being cut is longer than the limit: a stream keeps no more
+    /// of its bytes (it is refused for its length when read).
+    fn overflow(origin: &mut Origin, keep_from: Option<u64>) {
+        if let Origin::Stream { overflow, .. } = origin {
+            *overflow = true;
+        }
+        Parts::carry(origin, &[], keep_from);
     }
 
     fn broken(&mut self, why: InputError) -> Option<Item> {
@@ -231,10 +322,12 @@ impl Iterator for Parts {
             return Some(item);
         }
         let Some(reader) = self.reader.as_mut() else {
-            let why = File::open(&self.path)
-                .err()
-                .map(|e| InputError::io(&e, Action::Read))
-                .unwrap_or(InputError::Skipped("the file could not be reopened".into()));
+            let why = match &self.origin {
+                Origin::File(path) => File::open(path).err(),
+                Origin::Stream { .. } => None,
+            }
+            .map(|e| InputError::io(&e, Action::Read))
+            .unwrap_or(InputError::Skipped("the file could not be reopened".into()));
             return self.broken(why);
         };
         loop {
@@ -297,6 +390,7 @@ impl Iterator for Parts {
             }
             if let Some(((end, line, column), used)) = cut {
                 // `used` bytes of the buffer were scanned up to the `(`.
+                Parts::carry(&mut self.origin, &buf[..used], Some(end));
                 reader.consume(used);
                 self.pos += used as u64;
                 self.last_cut = None;
@@ -306,6 +400,7 @@ impl Iterator for Parts {
                 // scanned yet: it is read again with the next buffer).
                 return Some(item);
             }
+            Parts::carry(&mut self.origin, buf, self.pending_cut.map(|c| c.0));
             reader.consume(n);
             self.pos += n as u64;
             // A run of text this long without a game tree ending in it is
@@ -329,6 +424,7 @@ impl Iterator for Parts {
                     self.start = (end, line, column);
                     return Some(item);
                 }
+                Parts::overflow(&mut self.origin, self.pending_cut.map(|c| c.0));
             }
         }
     }
@@ -378,6 +474,52 @@ mod tests {
         assert_eq!(
             places,
             [(0, 1, 1, false), (20, 1, 21, false), (45, 2, 25, true)]
+        );
+    }
+
+    /// The parts of `text` read as a stream: each with its bytes (`None`
+    /// when too long to keep).
+    fn cut_stream(text: &str, part_bytes: u64, max_part: u64) -> Vec<(Option<String>, PartOf)> {
+        let reader = BufReader::with_capacity(7, std::io::Cursor::new(text.as_bytes().to_vec()));
+        Parts::stream("-".into(), Box::new(reader), part_bytes, max_part)
+            .map(|item| match item.source {
+                Source::StreamPart(bytes, p) => {
+                    let kept = !bytes.is_empty() || p.len == 0;
+                    (kept.then(|| String::from_utf8(bytes).unwrap()), p)
+                }
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_stream_is_cut_where_a_file_is_and_each_part_keeps_its_bytes() {
+        let text = "\u{feff}(;B[aa];C[ ) ( \\] ])\n(;W[bb](;B[cc])(;B[dd]))\n junk ( ;B[ee])  \n";
+        for part_bytes in [1, 12, 30, 1000] {
+            let file = cut(text, part_bytes);
+            let stream = cut_stream(text, part_bytes, 1 << 20);
+            assert_eq!(stream.len(), file.len(), "part size {part_bytes}");
+            for ((bytes, p), (s, q)) in stream.iter().zip(&file) {
+                assert_eq!(p, q);
+                assert_eq!(bytes.as_deref(), Some(s.as_str()));
+            }
+        }
+    }
+
+    #[test]
+    fn a_stream_keeps_no_bytes_of_a_tree_longer_than_the_limit() {
+        let long = format!("(;C[{}])", "x".repeat(500));
+        let text = format!("(;B[aa])\n{long}  \n(;B[bb])");
+        let parts = cut_stream(&text, 10, 100);
+        let got: Vec<(Option<&str>, u64)> =
+            parts.iter().map(|(b, p)| (b.as_deref(), p.len)).collect();
+        assert_eq!(
+            got,
+            [
+                (Some("(;B[aa])"), 8),
+                (None, 1 + long.len() as u64),
+                (Some("  \n(;B[bb])"), 11),
+            ]
         );
     }
 

@@ -11,6 +11,7 @@
 
 use std::collections::HashSet;
 use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -21,7 +22,7 @@ use ignore::Match;
 
 use super::archive;
 use super::error::{Action, InputError};
-use super::item::{special_kind, Item, Source};
+use super::item::{read_capped, special_kind, Item, Source};
 use super::parts::{self, Parts};
 use super::{escape_name, DEFAULT_MAX_FILE_SIZE};
 
@@ -331,14 +332,7 @@ impl Walk {
     /// The item of a game file, or, for a large UTF-8 collection, the
     /// start of its parts (`src/input/parts.rs`).
     fn game_file(&mut self, path: PathBuf, name: String, len: u64) -> Option<Item> {
-        let (split_above, part_bytes) = parts::sizes();
-        // A collection larger than the file size cap is read in parts too,
-        // each under the cap: whatever the cap, it refuses a game tree that
-        // long, never a UTF-8 collection for its size alone.
-        let (split_above, part_bytes) = (
-            split_above.min(self.max_entry),
-            part_bytes.min(self.max_entry),
-        );
+        let (split_above, part_bytes) = self.part_sizes();
         if len > split_above {
             let mut head = Vec::with_capacity(1 << 20);
             let read = fs::File::open(&path).and_then(|f| {
@@ -355,6 +349,89 @@ impl Walk {
         })
     }
 
+    /// The size above which a collection is read in parts, and a part's
+    /// size. A collection larger than the file size cap is read in parts
+    /// too, each under the cap: whatever the cap, it refuses a game tree
+    /// that long, never a UTF-8 collection for its size alone.
+    fn part_sizes(&self) -> (u64, u64) {
+        let (split_above, part_bytes) = parts::sizes();
+        (
+            split_above.min(self.max_entry),
+            part_bytes.min(self.max_entry),
+        )
+    }
+
+    /// Standard input: a UTF-8 collection larger than a file read whole is
+    /// cut into parts as it is read, anything else is read whole (under
+    /// the file size cap).
+    fn stdin(&mut self) {
+        let name = "-".to_string();
+        let (split_above, part_bytes) = self.part_sizes();
+        // The sample a file is judged by (its first MiB), and enough to tell
+        // whether standard input is larger than a file read whole.
+        let mut head = Vec::new();
+        let read = io::Read::read_to_end(
+            &mut io::Read::take(io::stdin(), split_above.saturating_add(1).max(1 << 20)),
+            &mut head,
+        );
+        if let Err(e) = read {
+            let why = InputError::io(&e, Action::ReadStdin);
+            self.pending.push(Item {
+                name,
+                source: Source::Broken(why),
+            });
+            return;
+        }
+        let sample = &head[..head.len().min(1 << 20)];
+        if parts::splits(head.len() as u64, sample, split_above) {
+            let reader = io::BufReader::with_capacity(
+                1 << 16,
+                io::Read::chain(io::Cursor::new(head), io::stdin()),
+            );
+            self.parts = Some(Parts::stream(
+                name,
+                Box::new(reader),
+                part_bytes,
+                self.max_entry,
+            ));
+            return;
+        }
+        let whole = io::Read::chain(io::Cursor::new(head), io::stdin());
+        let source = match read_capped(whole, 1 << 20, self.max_entry, Action::ReadStdin) {
+            Ok(bytes) => Source::Bytes(bytes),
+            Err(why) => Source::Broken(why),
+        };
+        self.pending.push(Item { name, source });
+    }
+
+    /// An archive entry, or for a large UTF-8 collection read out of the
+    /// archive the start of its parts. (A zip entry's deflate stream is
+    /// inflated whole by the worker that audits it: inflated here it would
+    /// be held while its parts are audited, for no less memory.)
+    fn entry(&mut self, item: Item) -> Option<Item> {
+        let (split_above, part_bytes) = self.part_sizes();
+        let name = item.name;
+        let bytes = match item.source {
+            Source::Bytes(bytes) if bytes.len() as u64 > split_above => bytes,
+            source => return Some(Item { name, source }),
+        };
+        let sample = &bytes[..bytes.len().min(1 << 20)];
+        if !parts::splits(bytes.len() as u64, sample, split_above) {
+            return Some(Item {
+                name,
+                source: Source::Bytes(bytes),
+            });
+        }
+        let reader = io::BufReader::with_capacity(1 << 16, io::Cursor::new(bytes));
+        self.parts = Some(Parts::stream(
+            name,
+            Box::new(reader),
+            part_bytes,
+            self.max_entry,
+        ));
+        None
+    }
+
     fn open_archive(&mut self, path: PathBuf, name: String) {
         if let Some(kind) = archive::kind_of(&path) {
             self.archive = Some(archive::entries(
@@ -369,10 +446,7 @@ impl Walk {
 
     fn root(&mut self, arg: String) {
         if arg == "-" {
-            self.pending.push(Item {
-                name: "-".into(),
-                source: Source::Stdin,
-            });
+            self.stdin();
             return;
         }
         let path = PathBuf::from(&arg);
@@ -430,16 +504,20 @@ impl Walk {
             if let Some(item) = self.pending.pop() {
                 return Some(item);
             }
-            if let Some(entries) = self.archive.as_mut() {
-                match entries.next() {
-                    Some(item) => return Some(item),
-                    None => self.archive = None,
-                }
-            }
+            // The parts of a large archive entry come before the next entry.
             if let Some(parts) = self.parts.as_mut() {
                 match parts.next() {
                     Some(item) => return Some(item),
                     None => self.parts = None,
+                }
+            }
+            if let Some(entries) = self.archive.as_mut() {
+                match entries.next() {
+                    Some(item) => match self.entry(item) {
+                        Some(item) => return Some(item),
+                        None => continue,
+                    },
+                    None => self.archive = None,
                 }
             }
             if self.stack.is_empty() {
