@@ -105,20 +105,17 @@ fn a_file_read_in_parts_gives_the_rows_of_the_file_read_whole() {
     assert!(summary.starts_with("files: 1 (0 unreadable)"), "{summary}");
 }
 
-/// A game tree longer than --max-file-size is a part of its own, refused
-/// with a row that says so; the games before and after it are read.
-#[test]
-fn a_game_longer_than_the_size_limit_is_a_row_and_the_file_goes_on() {
-    let dir = scratch("parts-long");
+/// Three games, the second with a 200,000-byte comment.
+fn long_game_between_two() -> Vec<u8> {
     let mut text = b"(;GM[1]SZ[9];B[ee])\n(;GM[1]SZ[9];B[cc]C[".to_vec();
     text.resize(text.len() + 200_000, b'x');
     text.extend_from_slice(b"])\n(;GM[1]SZ[9];B[dd])\n");
-    let path = dir.join("long.sgf");
-    std::fs::write(&path, &text).unwrap();
-    let (_, rows, err) = jsonl(
-        &[path.to_str().unwrap(), "--max-file-size", "3K"],
-        Some("100"),
-    );
+    text
+}
+
+/// The rows of [`long_game_between_two`] read under a 3K cap: the long game
+/// is a row that says it is too large, the others are read.
+fn assert_long_game_refused_alone(rows: &[serde_json::Value], err: &str) {
     let got: Vec<(u64, String)> = rows
         .iter()
         .map(|r| {
@@ -133,6 +130,19 @@ fn a_game_longer_than_the_size_limit_is_a_row_and_the_file_goes_on() {
     assert_eq!(got[1].0, 1);
     assert!(got[1].1.contains("--max-file-size"), "{got:?}");
     assert_eq!(got[2], (2, String::new()));
+}
+
+/// A game tree longer than --max-file-size is a part of its own, refused
+/// with a row that says so; the games before and after it are read.
+#[test]
+fn a_game_longer_than_the_size_limit_is_a_row_and_the_file_goes_on() {
+    let path = scratch("parts-long").join("long.sgf");
+    std::fs::write(&path, long_game_between_two()).unwrap();
+    let (_, rows, err) = jsonl(
+        &[path.to_str().unwrap(), "--max-file-size", "3K"],
+        Some("100"),
+    );
+    assert_long_game_refused_alone(&rows, &err);
 }
 
 /// A UTF-8 collection larger than --max-file-size is read in parts under
@@ -374,23 +384,8 @@ fn standard_input_and_archive_entries_are_read_in_parts_like_files() {
 /// refused for its length, and the long tree is counted, not kept.
 #[test]
 fn a_long_game_on_standard_input_is_a_row_and_the_stream_goes_on() {
-    let mut text = b"(;GM[1]SZ[9];B[ee])\n(;GM[1]SZ[9];B[cc]C[".to_vec();
-    text.resize(text.len() + 200_000, b'x');
-    text.extend_from_slice(b"])\n(;GM[1]SZ[9];B[dd])\n");
-    let (_, rows, err) = jsonl_with_input(&["-", "--max-file-size", "3K"], Some("100"), Some(text));
-    let got: Vec<(u64, String)> = rows
-        .iter()
-        .map(|r| {
-            (
-                r["game"].as_u64().unwrap(),
-                r["error"].as_str().unwrap_or("").to_string(),
-            )
-        })
-        .collect();
-    assert_eq!(got.len(), 3, "{err}");
-    assert_eq!(got[0], (0, String::new()));
-    assert_eq!(got[1].0, 1);
-    assert!(got[1].1.contains("--max-file-size"), "{got:?}");
-    assert_eq!(got[2], (2, String::new()));
+    let input = Some(long_game_between_two());
+    let (_, rows, err) = jsonl_with_input(&["-", "--max-file-size", "3K"], Some("100"), input);
+    assert_long_game_refused_alone(&rows, &err);
     assert!(rows.iter().all(|r| r["file"] == "-"));
 }
