@@ -290,8 +290,24 @@ fn the_estimator_finds_the_markups_dead_stones_on_most_games() {
         }
     }
     assert!(games >= 130, "{games} marked-up games");
-    // Measured 137 of 143 (95.8%; docs/RULES.md).
-    assert!(agree * 100 >= games * 94, "{agree} of {games}");
+    // Measured 134 of 139 (96.4%) on 2026-11-26, 132 before the chains of a
+    // fight were judged together.
+    assert!(agree * 100 >= games * 95, "{agree} of {games}");
+}
+
+#[test]
+fn the_chains_of_one_fight_are_judged_together() {
+    // gargoyle.sgf (a computer game, RU[Japanese]): in the upper left, White's
+    // stones C19-D19, C18, C17-D17, D16, E18 and F19 and the black stones
+    // around them are in doubt, each owned in 30-70% of the playouts. Judged
+    // each by its own majority, White's stones lived and Black's A18 died: an
+    // outcome 2 of the 94 playouts reached. The outcome reached most often (28
+    // times), and the one the players marked, has White's stones captured and
+    // Black's alive.
+    let f = root().join("corpus/real/gnugo-regression/cgf2004/gargoyle.sgf");
+    let mut rp = sgfaudit::core::replay::Replayer::new();
+    let (truth, est) = markup_and_estimate(&f, &mut rp).expect("a marked-up finished game");
+    assert_eq!(est, truth);
 }
 
 #[test]
@@ -680,8 +696,9 @@ fn the_records_own_count_is_checked_apart_from_the_rules_count() {
 #[test]
 fn the_estimator_finds_the_kgs_servers_dead_stones() {
     // The players' agreed dead stones (the server's markup) against the
-    // estimate of the final position: measured 387 of 400 (96.8%; docs/RULES.md;
-    // 384-387 over other seeds). The floor guards against regressions.
+    // estimate of the final position: measured 388 of 400 (97.0%; docs/RULES.md;
+    // 387-388 over other seeds): every game but the 12 where the markup differs
+    // from the rules' reading. The floor is the trust issue's 97%.
     let Some(dir) = common::kgs_scored() else {
         return;
     };
@@ -694,7 +711,7 @@ fn the_estimator_finds_the_kgs_servers_dead_stones() {
         }
     }
     assert_eq!(games, 400);
-    assert!(agree * 1000 >= games * 965, "{agree} of {games}");
+    assert!(agree * 100 >= games * 97, "{agree} of {games}");
 }
 
 #[test]

@@ -23,16 +23,20 @@
 //!    ever moves a chain towards death, and runs no new playout. A fight that
 //!    Japanese rule 7-1 gives to the attacker is not used so: that first move
 //!    is granted to the attacker of each chain alone.
-//! 5. **Seki** (`seki.rs`): a chain called dead that reading did not prove
+//! 5. **The chains of one fight are judged together**: chains still in doubt
+//!    near one another take the outcome the playouts reached most often, each
+//!    alive or dead as there, not each its own majority, which can combine into
+//!    an outcome few playouts reached (both sides of a race alive, or dead).
+//! 6. **Seki** (`seki.rs`): a chain called dead that reading did not prove
 //!    captured lives when, with the other dead stones off, the opponent fills
 //!    what it safely can and is left with a liberty it shares with the chain
 //!    that neither side can fill (each would be left in atari) and no
 //!    sacrifice there leaves the chain a killable eye: an eyeless seki, which
 //!    light playouts lose by filling or capturing at random.
-//! 6. **Dead stones must leave the opponent's area**: a chain called dead whose
+//! 7. **Dead stones must leave the opponent's area**: a chain called dead whose
 //!    points, with every dead stone off, lie in an area only its own colour
 //!    borders lives (a stone inside a dead group).
-//! 7. **Doubt is reported**: the chains still owned by their colour in 30-70% of
+//! 8. **Doubt is reported**: the chains still owned by their colour in 30-70% of
 //!    the playouts, and not settled by reading, are listed as uncertain, so a
 //!    reader knows which counts rest on a coin flip.
 //!
@@ -42,6 +46,8 @@
 mod playout;
 mod reading;
 mod seki;
+
+use std::collections::BTreeMap;
 
 use crate::core::board::{Board, Color, Point};
 use crate::core::grid::{Grid, NONE};
@@ -381,6 +387,10 @@ pub fn estimate_seeded(board: &Board, first: FirstMove, salt: u64) -> Estimate {
                 None => 2 * own[k] < u64::from(MAX_PLAYOUTS),
             };
     }
+    let open: Vec<bool> = (0..colors.len())
+        .map(|k| !pass_alive[k] && verdict[k].is_none() && in_doubt(own[k]))
+        .collect();
+    judge_fights_together(&p, &chain, &open, &lived, run, &mut dead);
     for (i, &ch) in chain.iter().enumerate() {
         if ch != NONE && dead[ch as usize] && saved_by_ko(&p, &chain, &dead, i) {
             dead[ch as usize] = false;
@@ -542,14 +552,7 @@ fn joining_eyes(p: &Grid, chain: &[u32], unit: &[usize], root: usize) -> Vec<usi
 /// through an empty point of `p` whose neighbours are all stones of candidate
 /// chains of one colour.
 fn shared_eye_units(p: &Grid, chain: &[u32], candidate: &[bool]) -> Vec<usize> {
-    let mut unit: Vec<usize> = (0..candidate.len()).collect();
-    fn root(unit: &mut [usize], mut k: usize) -> usize {
-        while unit[k] != k {
-            unit[k] = unit[unit[k]];
-            k = unit[k];
-        }
-        k
-    }
+    let mut unit = Units::new(candidate.len());
     for i in 0..p.cells.len() {
         if p.cells[i].is_some() {
             continue;
@@ -572,14 +575,64 @@ fn shared_eye_units(p: &Grid, chain: &[u32], candidate: &[bool]) -> Vec<usize> {
             continue;
         }
         for &k in &around[1..n] {
-            let (a, b) = (root(&mut unit, around[0]), root(&mut unit, k));
-            unit[a.max(b)] = a.min(b);
+            unit.join(around[0], k);
         }
     }
-    for k in 0..unit.len() {
-        unit[k] = root(&mut unit, k);
+    unit.roots()
+}
+
+/// Chains joined into units, each named by its smallest chain (union-find).
+struct Units(Vec<usize>);
+
+impl Units {
+    fn new(chains: usize) -> Units {
+        Units((0..chains).collect())
     }
-    unit
+
+    fn root(&mut self, mut k: usize) -> usize {
+        while self.0[k] != k {
+            self.0[k] = self.0[self.0[k]];
+            k = self.0[k];
+        }
+        k
+    }
+
+    fn join(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.root(a), self.root(b));
+        self.0[a.max(b)] = a.min(b);
+    }
+
+    /// Each chain's unit.
+    fn roots(mut self) -> Vec<usize> {
+        (0..self.0.len()).map(|k| self.root(k)).collect()
+    }
+}
+
+/// The steps (between neighbouring points) from the stones of chain `k` to
+/// every point within [`NEAR`] of them, in `dist` (`u8::MAX` beyond).
+fn steps_from(p: &Grid, chain: &[u32], k: usize, dist: &mut [u8], queue: &mut Vec<usize>) {
+    dist.iter_mut().for_each(|d| *d = u8::MAX);
+    queue.clear();
+    for (i, &ch) in chain.iter().enumerate() {
+        if ch != NONE && ch as usize == k {
+            dist[i] = 0;
+            queue.push(i);
+        }
+    }
+    let mut q = 0;
+    while q < queue.len() {
+        let i = queue[q];
+        q += 1;
+        if dist[i] >= NEAR {
+            continue;
+        }
+        for j in p.neighbours(i) {
+            if dist[j] == u8::MAX {
+                dist[j] = dist[i] + 1;
+                queue.push(j);
+            }
+        }
+    }
 }
 
 /// Dead stones are taken off as the opponent's prisoners and their points
@@ -625,8 +678,9 @@ fn alive_in_own_area(
 }
 
 /// How far (in steps between neighbouring points) a chain settled by reading
-/// reaches when the others are judged again. The figures do not move between 2
-/// and 19.
+/// reaches when the others are judged again, and how near chains in doubt
+/// are to fight one fight. The figures do not move between 2 and 19 for the
+/// first, nor between 3 and 19 for the second (2 loses a game of real).
 const NEAR: u8 = 3;
 /// Fewer playouts than this agreeing with a verdict, and it is not used to judge
 /// the chains near it again (4 to 16 give the same figures).
@@ -655,33 +709,12 @@ fn condition_on_reading(
     if settled.is_empty() || run == 0 {
         return;
     }
-    // distance[j][k]: steps from the j-th settled chain to chain k (up to NEAR + 1).
+    // distance[j][k]: steps from the j-th settled chain to chain k (up to NEAR).
     let mut distance = Vec::with_capacity(settled.len());
     let mut dist = vec![u8::MAX; chain.len()];
     let mut queue = Vec::new();
     for &t in &settled {
-        dist.iter_mut().for_each(|d| *d = u8::MAX);
-        queue.clear();
-        for (i, &ch) in chain.iter().enumerate() {
-            if ch as usize == t && ch != NONE {
-                dist[i] = 0;
-                queue.push(i);
-            }
-        }
-        let mut q = 0;
-        while q < queue.len() {
-            let i = queue[q];
-            q += 1;
-            if dist[i] > NEAR {
-                continue;
-            }
-            for j in p.neighbours(i) {
-                if dist[j] == u8::MAX {
-                    dist[j] = dist[i] + 1;
-                    queue.push(j);
-                }
-            }
-        }
+        steps_from(p, chain, t, &mut dist, &mut queue);
         let mut to_chain = vec![u8::MAX; verdict.len()];
         for (i, &ch) in chain.iter().enumerate() {
             if ch != NONE {
@@ -722,6 +755,66 @@ fn condition_on_reading(
             own[k] = own[k].min(given);
         }
     }
+}
+
+/// Chains in doubt near one another (within [`NEAR`] points, directly or
+/// through others) fight one fight: a capturing race ends with one side
+/// captured, so their fates are linked. Each chain's own majority over the
+/// playouts can combine into an outcome that few playouts or none reached
+/// (both sides of a race alive, or dead); the fight is given the outcome the
+/// playouts reached most often, each of its chains alive (more than half its
+/// points owned by its colour) or dead as there. A tie leaves each chain its
+/// own majority.
+fn judge_fights_together(
+    p: &Grid,
+    chain: &[u32],
+    open: &[bool],
+    lived: &[u128],
+    run: u128,
+    dead: &mut [bool],
+) {
+    let mut fights: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (k, unit) in near_units(p, chain, open).into_iter().enumerate() {
+        if open[k] {
+            fights.entry(unit).or_default().push(k);
+        }
+    }
+    for members in fights.values().filter(|m| m.len() > 1) {
+        // Each outcome reached, with the playouts that reached it.
+        let mut outcomes: Vec<(Vec<bool>, u32)> = Vec::new();
+        for r in (0..MAX_PLAYOUTS).filter(|&r| run >> r & 1 == 1) {
+            let outcome: Vec<bool> = members.iter().map(|&k| lived[k] >> r & 1 == 1).collect();
+            match outcomes.iter_mut().find(|(o, _)| *o == outcome) {
+                Some((_, n)) => *n += 1,
+                None => outcomes.push((outcome, 1)),
+            }
+        }
+        let most = outcomes.iter().map(|&(_, n)| n).max().unwrap_or(0);
+        let mut modes = outcomes.iter().filter(|&&(_, n)| n == most);
+        if let (Some((mode, _)), None) = (modes.next(), modes.next()) {
+            for (&k, &alive) in members.iter().zip(mode) {
+                dead[k] = !alive;
+            }
+        }
+    }
+}
+
+/// For each chain, its unit of `open` chains: those within [`NEAR`] points of
+/// one another, directly or through others.
+fn near_units(p: &Grid, chain: &[u32], open: &[bool]) -> Vec<usize> {
+    let mut unit = Units::new(open.len());
+    let mut dist = vec![u8::MAX; chain.len()];
+    let mut queue = Vec::new();
+    for k in (0..open.len()).filter(|&k| open[k]) {
+        steps_from(p, chain, k, &mut dist, &mut queue);
+        for &i in &queue {
+            let ch = chain[i];
+            if ch != NONE && open[ch as usize] {
+                unit.join(k, ch as usize);
+            }
+        }
+    }
+    unit.roots()
 }
 
 /// The dead stones of [`estimate`]: (dead black, dead white).
@@ -862,5 +955,53 @@ mod tests {
         assert_eq!(a, b);
         // The lone black stone in White's area is dead too.
         assert!(names(&a.0).contains(&"ce".to_string()), "{a:?}");
+    }
+
+    /// A black and a white stone (at row-major points `black_at`,
+    /// `white_at`), both in doubt and alive by their own majorities, judged
+    /// over playouts where Black's stone alone was captured `counts[0]` times,
+    /// White's alone `counts[1]` times, and neither `counts[2]` times: whether
+    /// each is then dead.
+    fn judged(rows: &[&str], black_at: usize, white_at: usize, counts: [u32; 3]) -> (bool, bool) {
+        let p = Grid::from_board(&Board::from_rows(rows));
+        let (chain, colors) = p.chains();
+        let (black, white) = (chain[black_at] as usize, chain[white_at] as usize);
+        let mut lived = vec![0u128; colors.len()];
+        let mut r = 0;
+        for (alive, times) in [
+            ((false, true), counts[0]),
+            ((true, false), counts[1]),
+            ((true, true), counts[2]),
+        ] {
+            for _ in 0..times {
+                lived[black] |= u128::from(alive.0) << r;
+                lived[white] |= u128::from(alive.1) << r;
+                r += 1;
+            }
+        }
+        let open = vec![true; colors.len()];
+        let mut dead = vec![false; colors.len()];
+        judge_fights_together(&p, &chain, &open, &lived, (1u128 << r) - 1, &mut dead);
+        (dead[black], dead[white])
+    }
+
+    #[test]
+    fn a_fight_gets_the_outcome_the_playouts_reached_most_often() {
+        // Two points apart. Over 12 playouts Black's stone lives in 7 and
+        // White's in 9: each by its own majority lives. But the outcome
+        // reached most often (5 times) is Black's stone captured and White's
+        // alive, so that is the fight's.
+        let rows = ["X....", ".O...", ".....", ".....", "....."];
+        assert_eq!(judged(&rows, 0, 6, [5, 3, 4]), (true, false));
+        // Two outcomes reached equally often: each keeps its own majority.
+        assert_eq!(judged(&rows, 0, 6, [4, 4, 3]), (false, false));
+    }
+
+    #[test]
+    fn chains_far_apart_fight_apart() {
+        // The same playouts, the stones eight points apart: no fight joins
+        // them, and each keeps its own majority.
+        let rows = ["X....", ".....", ".....", ".....", "....O"];
+        assert_eq!(judged(&rows, 0, 24, [5, 3, 4]), (false, false));
     }
 }
