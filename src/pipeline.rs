@@ -108,12 +108,14 @@ impl Prepared {
     }
 }
 
-/// The large file whose parts are being handed on: its name and the games
-/// of its parts so far, by which the next part's games are numbered.
+/// The large file whose parts are being handed on: its name, the games of
+/// its parts so far, by which the next part's games are numbered, and the
+/// encoding its parts were read in (none while no part could be read).
 #[derive(Default)]
 struct PartCursor {
     file: Option<String>,
     games: usize,
+    encoding: Option<&'static str>,
 }
 
 /// A part's report placed in its file: the game numbered after the games
@@ -396,10 +398,22 @@ where
                     if !in_parts {
                         *cursor = PartCursor {
                             file: Some(info.path.clone()),
-                            games: 0,
+                            ..PartCursor::default()
                         };
                     }
                     cursor.games += p.reports();
+                    cursor.encoding = cursor.encoding.or(info.encoding);
+                }
+                // A file read in parts was read if any part was, even when
+                // its last is a row that ends it early (a game tree too long,
+                // a compressed stream refused as a bomb).
+                _ if in_parts && info.encoding.is_none() && cursor.encoding.is_some() => {
+                    let done = FileInfo {
+                        path: info.path.clone(),
+                        encoding: cursor.encoding,
+                    };
+                    *cursor = PartCursor::default();
+                    sink(Output::FileDone(&done))?;
                 }
                 _ => {
                     *cursor = PartCursor::default();

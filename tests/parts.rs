@@ -389,3 +389,35 @@ fn a_long_game_on_standard_input_is_a_row_and_the_stream_goes_on() {
     assert_long_game_refused_alone(&rows, &err);
     assert!(rows.iter().all(|r| r["file"] == "-"));
 }
+
+/// A file read in parts whose last part is refused (here a last game tree
+/// longer than --max-file-size) was still read: it is not counted among the
+/// unreadable files, and a run of it alone is no run where nothing could be
+/// read (exit status 2).
+#[test]
+fn a_file_whose_last_part_is_refused_still_counts_as_read() {
+    let mut text = b"(;GM[1]SZ[9];B[ee])\n(;C[".to_vec();
+    text.resize(text.len() + 5_000, b'x');
+    text.extend_from_slice(b"])");
+    let path = scratch("parts-last-long").join("last-long.sgf");
+    std::fs::write(&path, &text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args([
+            "check",
+            "-q",
+            "--max-file-size",
+            "1K",
+            path.to_str().unwrap(),
+        ])
+        .env("SGFAUDIT_PART_BYTES", "100")
+        .output()
+        .unwrap();
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.starts_with("files: 1 (0 unreadable)"), "{summary}");
+    assert!(
+        summary.contains("games: 2 (1 audited, 1 could not be audited)"),
+        "{summary}"
+    );
+    // The refused game is an error: exit status 1, not 2.
+    assert_eq!(out.status.code(), Some(1), "{summary}");
+}
