@@ -390,6 +390,56 @@ fn a_long_game_on_standard_input_is_a_row_and_the_stream_goes_on() {
     assert!(rows.iter().all(|r| r["file"] == "-"));
 }
 
+/// A compressed collection file (`.sgf.gz`, `.sgf.bz2`, `.sgf.xz`) is cut
+/// into parts as it is decompressed: its rows are those of the plain file
+/// read whole, and under a --max-file-size far below its size (which
+/// refused it before) it is read in parts, not refused.
+#[test]
+fn a_compressed_collection_is_read_in_parts_as_it_is_decompressed() {
+    use std::io::Write as _;
+    let (path, _, longest) = collection();
+    let p = path.to_str().unwrap();
+    let (_, whole, _) = jsonl(&[p, "--exit-zero"], None);
+    let text = std::fs::read(&path).unwrap();
+    let dir = scratch("parts-compressed");
+    let gz = {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(&text).unwrap();
+        e.finish().unwrap()
+    };
+    let bz2 = {
+        let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+        e.write_all(&text).unwrap();
+        e.finish().unwrap()
+    };
+    let xz = {
+        let mut e = liblzma::write::XzEncoder::new(Vec::new(), 6);
+        e.write_all(&text).unwrap();
+        e.finish().unwrap()
+    };
+    let cap = (longest + 2).to_string();
+    for (ext, bytes) in [("gz", gz), ("bz2", bz2), ("xz", xz)] {
+        let file = dir.join(format!("collection.sgf.{ext}"));
+        std::fs::write(&file, &bytes).unwrap();
+        let name = file.to_str().unwrap();
+        let expected: Vec<serde_json::Value> = whole
+            .iter()
+            .map(|r| serde_json::from_str(&r.to_string().replace(p, name)).unwrap())
+            .collect();
+        for (args, part_bytes) in [
+            (vec![name, "--exit-zero", "-j2"], Some("2000")),
+            (vec![name, "--exit-zero", "--max-file-size", &cap], None),
+        ] {
+            let (code, split, err) = jsonl(&args, part_bytes);
+            assert_eq!(code, 0, "{err}");
+            assert_eq!(split.len(), expected.len(), "{ext} {args:?}");
+            for (a, b) in expected.iter().zip(&split) {
+                assert_eq!(a, b, "{ext} {args:?}");
+            }
+        }
+    }
+}
+
 /// A file read in parts whose last part is refused (here a last game tree
 /// longer than --max-file-size) was still read: it is not counted among the
 /// unreadable files, and a run of it alone is no run where nothing could be

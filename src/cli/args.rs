@@ -209,9 +209,9 @@ pub struct AuditArgs {
     #[arg(long, value_parser = options::parse_komi, default_value = "record")]
     pub komi: KomiMode,
     /// Files, standard input and archive entries larger than this are not read
-    /// (an error row says so); a UTF-8 collection in a file or on standard
-    /// input larger than this is read in parts under it, refusing only a game
-    /// tree that long: bytes, or with a K, M or G suffix.
+    /// (an error row says so); a UTF-8 collection in a file (compressed or
+    /// not) or on standard input larger than this is read in parts under it,
+    /// refusing only a game tree that long: bytes, or with a K, M or G suffix.
     #[arg(long, value_name = "SIZE", value_parser = options::parse_size, default_value = "256M")]
     pub max_file_size: u64,
 }

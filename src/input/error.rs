@@ -101,14 +101,24 @@ pub enum InputError {
 }
 
 impl InputError {
-    /// An I/O error met while doing `action`.
+    /// An I/O error met while doing `action` (the error it carries, when
+    /// made by [`InputError::into_io`]).
     pub fn io(e: &io::Error, action: Action) -> InputError {
+        if let Some(carried) = e.get_ref().and_then(|x| x.downcast_ref::<InputError>()) {
+            return carried.clone();
+        }
         match e.kind() {
             io::ErrorKind::NotFound => InputError::NotFound(action),
             io::ErrorKind::PermissionDenied => InputError::PermissionDenied(action),
             io::ErrorKind::IsADirectory => InputError::IsADirectory(action),
             _ => InputError::Io(action, e.to_string()),
         }
+    }
+
+    /// This error as an I/O error, for a reader to return; [`InputError::io`]
+    /// gives it back.
+    pub fn into_io(self) -> io::Error {
+        io::Error::other(self)
     }
 
     /// A short stable name for the kind of error, for counts.

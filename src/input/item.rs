@@ -218,21 +218,45 @@ impl Compression {
         self,
         r: R,
         threads: usize,
-    ) -> Result<Box<dyn io::Read>, String> {
+    ) -> Result<Decoder<R>, String> {
         Ok(match self {
-            Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(r)),
-            Compression::Bzip2 if threads > 1 => Box::new(BlockDecoder::new(r, threads)),
-            Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(r)),
+            Compression::Gzip => Decoder::Gzip(flate2::read::MultiGzDecoder::new(r)),
+            Compression::Bzip2 if threads > 1 => {
+                Decoder::Bzip2Blocks(BlockDecoder::new(r, threads))
+            }
+            Compression::Bzip2 => Decoder::Bzip2(bzip2::read::MultiBzDecoder::new(r)),
             Compression::Xz => {
                 let stream = liblzma::stream::Stream::new_stream_decoder(
                     XZ_MEMLIMIT,
                     liblzma::stream::CONCATENATED,
                 )
                 .map_err(|e| e.to_string())?;
-                Box::new(liblzma::read::XzDecoder::new_stream(r, stream))
+                Decoder::Xz(liblzma::read::XzDecoder::new_stream(r, stream))
             }
-            Compression::None => Box::new(r),
+            Compression::None => Decoder::Plain(r),
         })
+    }
+}
+
+/// A stream read through its decompressor ([`Compression::reader`]): `Send`
+/// when the stream is.
+pub(crate) enum Decoder<R: io::Read> {
+    Gzip(flate2::read::MultiGzDecoder<R>),
+    Bzip2Blocks(BlockDecoder<R>),
+    Bzip2(bzip2::read::MultiBzDecoder<R>),
+    Xz(liblzma::read::XzDecoder<R>),
+    Plain(R),
+}
+
+impl<R: io::Read> io::Read for Decoder<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Decoder::Gzip(d) => d.read(buf),
+            Decoder::Bzip2Blocks(d) => d.read(buf),
+            Decoder::Bzip2(d) => d.read(buf),
+            Decoder::Xz(d) => d.read(buf),
+            Decoder::Plain(r) => r.read(buf),
+        }
     }
 }
 
@@ -251,34 +275,80 @@ pub(crate) fn inflate_cap(compressed: u64) -> u64 {
 /// come out, so a small file that inflates without end (a bomb) costs the
 /// limit and is refused.
 fn read_compressed(p: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
-    let (file, len) = open_regular(p)?;
-    let mut file = io::BufReader::new(file);
-    let head = io::BufRead::fill_buf(&mut file).map_err(|e| InputError::io(&e, Action::Read))?;
-    let compression = Compression::of(head);
-    if compression == Compression::None {
-        return Err(InputError::Decompress(
-            "neither gzip, bzip2 nor xz data (by its first bytes)".into(),
-        ));
-    }
-    let reader = compression
-        .reader(file, 1)
-        .map_err(InputError::Decompress)?;
-    // Game records compress about fourfold: a first guess for the buffer.
+    let inflating = Inflating::open(p)?;
+    let len = inflating.len;
+    // Game records compress about fourfold: a first guess for the buffer,
+    // which never grows past what the file may inflate to.
     let guess = len.saturating_mul(4);
-    // No game file inflates a hundredfold beyond a few megabytes; a bomb
-    // does, and is stopped there, not at the size limit.
     let cap = limit.min(inflate_cap(len));
-    read_capped(reader, guess, cap, Action::Read).map_err(|e| match e {
-        InputError::TooLarge { .. } if cap < limit => InputError::Bomb(format!(
-            "{len} bytes inflate to more than {cap} ({MAX_RATIO} times their size or more)"
-        )),
-        InputError::Io(_, why) if why.contains("memory limit") => InputError::Decompress(format!(
-            "{why}: the xz stream asks for more than {} MiB to decode",
-            XZ_MEMLIMIT >> 20
-        )),
-        InputError::Io(_, why) => InputError::Decompress(why),
+    read_capped(inflating, guess, cap, Action::Read).map_err(|e| match e {
+        InputError::TooLarge { .. } if cap < limit => bomb(len),
         other => other,
     })
+}
+
+/// `len` compressed bytes that inflate beyond [`inflate_cap`].
+fn bomb(len: u64) -> InputError {
+    let cap = inflate_cap(len);
+    InputError::Bomb(format!(
+        "{len} bytes inflate to more than {cap} ({MAX_RATIO} times their size or more)"
+    ))
+}
+
+/// A compressed game file's bytes as they are decompressed. No game file
+/// inflates a hundredfold beyond a few megabytes; a bomb does, and is
+/// stopped there ([`inflate_cap`]). Its errors carry an [`InputError`]
+/// (a bomb, damaged data), which [`InputError::io`] gives back.
+pub(crate) struct Inflating {
+    decoder: Decoder<io::BufReader<fs::File>>,
+    /// The compressed size, and the bytes decompressed so far.
+    pub(crate) len: u64,
+    out: u64,
+}
+
+impl Inflating {
+    pub(crate) fn open(p: &Path) -> Result<Inflating, InputError> {
+        let (file, len) = open_regular(p)?;
+        let mut file = io::BufReader::new(file);
+        let head =
+            io::BufRead::fill_buf(&mut file).map_err(|e| InputError::io(&e, Action::Read))?;
+        let compression = Compression::of(head);
+        if compression == Compression::None {
+            return Err(InputError::Decompress(
+                "neither gzip, bzip2 nor xz data (by its first bytes)".into(),
+            ));
+        }
+        let decoder = compression
+            .reader(file, 1)
+            .map_err(InputError::Decompress)?;
+        Ok(Inflating {
+            decoder,
+            len,
+            out: 0,
+        })
+    }
+}
+
+impl io::Read for Inflating {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.decoder.read(buf).map_err(|e| {
+            let why = e.to_string();
+            InputError::Decompress(if why.contains("memory limit") {
+                format!(
+                    "{why}: the xz stream asks for more than {} MiB to decode",
+                    XZ_MEMLIMIT >> 20
+                )
+            } else {
+                why
+            })
+            .into_io()
+        })?;
+        self.out += n as u64;
+        if self.out > inflate_cap(self.len) {
+            return Err(bomb(self.len).into_io());
+        }
+        Ok(n)
+    }
 }
 
 /// Reads at most `limit` bytes; one more means the input is too large. Room

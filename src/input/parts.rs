@@ -10,7 +10,8 @@
 //! are read whole, as are files whose CA label names another encoding (the
 //! label decides how a whole file is decoded).
 //!
-//! A stream read once (standard input, an archive entry) is cut the same
+//! A stream read once (standard input, an archive entry, a compressed file
+//! as it is decompressed) is cut the same
 //! way as it is read: each part takes the bytes it spans, and at most one
 //! part's bytes are held (a game tree longer than the limit is counted, not
 //! kept), so standard input has no size limit when it is cut.

@@ -22,7 +22,7 @@ use ignore::Match;
 
 use super::archive;
 use super::error::{Action, InputError};
-use super::item::{read_capped, special_kind, Item, Source};
+use super::item::{read_capped, special_kind, Inflating, Item, Source, MAX_RATIO};
 use super::parts::{self, Parts};
 use super::{escape_name, DEFAULT_MAX_FILE_SIZE};
 
@@ -349,6 +349,58 @@ impl Walk {
         })
     }
 
+    /// A compressed game file (`len` bytes), or for a large UTF-8 collection
+    /// the start of its parts, decompressed as they are cut. A file smaller
+    /// than a collection read in parts divided by the most a game record
+    /// inflates ([`MAX_RATIO`]) is left to the worker that audits it, which
+    /// decompresses it whole; a larger one is decompressed here up to the
+    /// size that tells.
+    fn compressed_file(&mut self, path: PathBuf, name: String, len: u64) -> Option<Item> {
+        let (split_above, part_bytes) = self.part_sizes();
+        if len <= split_above / MAX_RATIO {
+            return Some(Item {
+                name,
+                source: Source::Compressed(path),
+            });
+        }
+        let broken = |name, why| {
+            Some(Item {
+                name,
+                source: Source::Broken(why),
+            })
+        };
+        let mut inflating = match Inflating::open(&path) {
+            Ok(inflating) => inflating,
+            Err(why) => return broken(name, why),
+        };
+        let mut head = Vec::new();
+        let want = split_above.saturating_add(1).max(1 << 20);
+        if let Err(e) = io::Read::read_to_end(&mut io::Read::take(&mut inflating, want), &mut head)
+        {
+            return broken(name, InputError::io(&e, Action::Read));
+        }
+        let read = head.len() as u64;
+        let split = parts::splits(read, &head[..head.len().min(1 << 20)], split_above);
+        let rest = io::Read::chain(io::Cursor::new(head), inflating);
+        if split {
+            let reader = io::BufReader::with_capacity(1 << 16, rest);
+            self.parts = Some(Parts::stream(
+                name,
+                Box::new(reader),
+                part_bytes,
+                self.max_entry,
+            ));
+            return None;
+        }
+        match read_capped(rest, read, self.max_entry, Action::Read) {
+            Ok(bytes) => Some(Item {
+                name,
+                source: Source::Bytes(bytes),
+            }),
+            Err(why) => broken(name, why),
+        }
+    }
+
     /// The size above which a collection is read in parts, and a part's
     /// size. A collection larger than the file size cap is read in parts
     /// too, each under the cap: whatever the cap, it refuses a game tree
@@ -463,10 +515,11 @@ impl Walk {
                 )),
             }),
             Ok(_) if archive::kind_of(&path).is_some() => self.open_archive(path, arg),
-            Ok(_) if is_compressed_sgf(&path) => self.pending.push(Item {
-                name: arg,
-                source: Source::Compressed(path),
-            }),
+            Ok(m) if is_compressed_sgf(&path) => {
+                if let Some(item) = self.compressed_file(path, arg, m.len()) {
+                    self.pending.push(item);
+                }
+            }
             // A file named explicitly is audited whatever its extension.
             Ok(m) => {
                 if let Some(item) = self.game_file(path, arg, m.len()) {
@@ -565,14 +618,17 @@ impl Walk {
                         }
                     }
                     Ok(m) if is_compressed_sgf(&path) => {
-                        let source = match special_kind(&m.file_type()) {
-                            Some(kind) => Source::Broken(InputError::NotRegular(kind)),
-                            None => Source::Compressed(path.clone()),
-                        };
-                        return Some(Item {
-                            name: display(&path),
-                            source,
-                        });
+                        let name = display(&path);
+                        if let Some(kind) = special_kind(&m.file_type()) {
+                            return Some(Item {
+                                name,
+                                source: Source::Broken(InputError::NotRegular(kind)),
+                            });
+                        }
+                        match self.compressed_file(path, name, m.len()) {
+                            Some(item) => return Some(item),
+                            None => continue,
+                        }
                     }
                     Ok(m) if archive::kind_of(&path).is_some() => {
                         let name = display(&path);
