@@ -26,8 +26,9 @@ pub enum Source {
     /// A part of a large collection file (`src/input/parts.rs`).
     Part(PathBuf, PartOf),
     /// A part of a large collection read from a stream (standard input, an
-    /// archive entry), with its bytes: empty when the part is longer than
-    /// the limit, as it is then refused for its length.
+    /// archive entry, a compressed file as it is decompressed), with its
+    /// bytes: empty when the part is longer than the limit, as it is then
+    /// refused for its length.
     StreamPart(Vec<u8>, PartOf),
     /// The input cannot be read.
     Broken(InputError),

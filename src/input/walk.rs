@@ -353,52 +353,55 @@ impl Walk {
     /// the start of its parts, decompressed as they are cut. A file smaller
     /// than a collection read in parts divided by the most a game record
     /// inflates ([`MAX_RATIO`]) is left to the worker that audits it, which
-    /// decompresses it whole; a larger one is decompressed here up to the
-    /// size that tells.
+    /// decompresses it whole; a larger one is decompressed here.
     fn compressed_file(&mut self, path: PathBuf, name: String, len: u64) -> Option<Item> {
-        let (split_above, part_bytes) = self.part_sizes();
+        let (split_above, _) = self.part_sizes();
         if len <= split_above / MAX_RATIO {
             return Some(Item {
                 name,
                 source: Source::Compressed(path),
             });
         }
-        let broken = |name, why| {
-            Some(Item {
+        match Inflating::open(&path) {
+            Ok(inflating) => self.stream(name, inflating, Action::Read),
+            Err(why) => Some(Item {
                 name,
                 source: Source::Broken(why),
-            })
-        };
-        let mut inflating = match Inflating::open(&path) {
-            Ok(inflating) => inflating,
-            Err(why) => return broken(name, why),
-        };
+            }),
+        }
+    }
+
+    /// A stream read once (standard input, a file as it is decompressed):
+    /// a UTF-8 collection larger than a file read whole, by its first MiB
+    /// (the sample a file is judged by), is cut into parts as it is read,
+    /// and anything else is read whole under the file size cap.
+    fn stream(
+        &mut self,
+        name: String,
+        mut r: impl io::Read + Send + 'static,
+        action: Action,
+    ) -> Option<Item> {
+        let (split_above, part_bytes) = self.part_sizes();
         let mut head = Vec::new();
         let want = split_above.saturating_add(1).max(1 << 20);
-        if let Err(e) = io::Read::read_to_end(&mut io::Read::take(&mut inflating, want), &mut head)
-        {
-            return broken(name, InputError::io(&e, Action::Read));
-        }
-        let read = head.len() as u64;
-        let split = parts::splits(read, &head[..head.len().min(1 << 20)], split_above);
-        let rest = io::Read::chain(io::Cursor::new(head), inflating);
-        if split {
-            let reader = io::BufReader::with_capacity(1 << 16, rest);
-            self.parts = Some(Parts::stream(
-                name,
-                Box::new(reader),
-                part_bytes,
-                self.max_entry,
-            ));
-            return None;
-        }
-        match read_capped(rest, read, self.max_entry, Action::Read) {
-            Ok(bytes) => Some(Item {
-                name,
-                source: Source::Bytes(bytes),
-            }),
-            Err(why) => broken(name, why),
-        }
+        let source = match io::Read::read_to_end(&mut io::Read::take(&mut r, want), &mut head) {
+            Err(e) => Source::Broken(InputError::io(&e, action)),
+            Ok(read) => {
+                let split = parts::splits(read as u64, &head[..read.min(1 << 20)], split_above);
+                let rest = io::Read::chain(io::Cursor::new(head), r);
+                if split {
+                    let reader = io::BufReader::with_capacity(1 << 16, rest);
+                    let parts = Parts::stream(name, Box::new(reader), part_bytes, self.max_entry);
+                    self.parts = Some(parts);
+                    return None;
+                }
+                match read_capped(rest, read as u64, self.max_entry, action) {
+                    Ok(bytes) => Source::Bytes(bytes),
+                    Err(why) => Source::Broken(why),
+                }
+            }
+        };
+        Some(Item { name, source })
     }
 
     /// The size above which a collection is read in parts, and a part's
@@ -411,49 +414,6 @@ impl Walk {
             split_above.min(self.max_entry),
             part_bytes.min(self.max_entry),
         )
-    }
-
-    /// Standard input: a UTF-8 collection larger than a file read whole is
-    /// cut into parts as it is read, anything else is read whole (under
-    /// the file size cap).
-    fn stdin(&mut self) {
-        let name = "-".to_string();
-        let (split_above, part_bytes) = self.part_sizes();
-        // The sample a file is judged by (its first MiB), and enough to tell
-        // whether standard input is larger than a file read whole.
-        let mut head = Vec::new();
-        let read = io::Read::read_to_end(
-            &mut io::Read::take(io::stdin(), split_above.saturating_add(1).max(1 << 20)),
-            &mut head,
-        );
-        if let Err(e) = read {
-            let why = InputError::io(&e, Action::ReadStdin);
-            self.pending.push(Item {
-                name,
-                source: Source::Broken(why),
-            });
-            return;
-        }
-        let sample = &head[..head.len().min(1 << 20)];
-        if parts::splits(head.len() as u64, sample, split_above) {
-            let reader = io::BufReader::with_capacity(
-                1 << 16,
-                io::Read::chain(io::Cursor::new(head), io::stdin()),
-            );
-            self.parts = Some(Parts::stream(
-                name,
-                Box::new(reader),
-                part_bytes,
-                self.max_entry,
-            ));
-            return;
-        }
-        let whole = io::Read::chain(io::Cursor::new(head), io::stdin());
-        let source = match read_capped(whole, 1 << 20, self.max_entry, Action::ReadStdin) {
-            Ok(bytes) => Source::Bytes(bytes),
-            Err(why) => Source::Broken(why),
-        };
-        self.pending.push(Item { name, source });
     }
 
     /// An archive entry, or for a large UTF-8 collection read out of the
@@ -498,7 +458,9 @@ impl Walk {
 
     fn root(&mut self, arg: String) {
         if arg == "-" {
-            self.stdin();
+            if let Some(item) = self.stream(arg, io::stdin(), Action::ReadStdin) {
+                self.pending.push(item);
+            }
             return;
         }
         let path = PathBuf::from(&arg);
