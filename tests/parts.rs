@@ -471,3 +471,60 @@ fn a_file_whose_last_part_is_refused_still_counts_as_read() {
     // The refused game is an error: exit status 1, not 2.
     assert_eq!(out.status.code(), Some(1), "{summary}");
 }
+
+/// A large deflated zip entry is inflated as its parts are cut: its rows are
+/// those of the plain file. Its checksum is known only at its end: with the
+/// declared CRC-32 wrong, every game is audited and a last row says the
+/// entry is damaged.
+#[test]
+fn a_zip_entry_is_inflated_as_its_parts_are_cut() {
+    use std::io::Write as _;
+    let (path, _, _) = collection();
+    let p = path.to_str().unwrap();
+    let (_, whole, _) = jsonl(&[p, "--exit-zero"], None);
+    let text = std::fs::read(&path).unwrap();
+    let dir = scratch("parts-zip");
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    zip.start_file("c.sgf", opts).unwrap();
+    zip.write_all(&text).unwrap();
+    let good = zip.finish().unwrap().into_inner();
+    // The CRC-32 at byte 14 of the local header and 16 of the central one.
+    let mut bad = good.clone();
+    let central = bad.windows(4).rposition(|w| w == b"PK\x01\x02").unwrap();
+    bad[central + 16] ^= 0xff;
+    bad[14] ^= 0xff;
+    for (file, bytes, damaged) in [("good.zip", good, false), ("bad.zip", bad, true)] {
+        let zip_path = dir.join(file);
+        std::fs::write(&zip_path, bytes).unwrap();
+        let name = format!("{}!c.sgf", zip_path.to_str().unwrap());
+        let expected: Vec<serde_json::Value> = whole
+            .iter()
+            .map(|r| serde_json::from_str(&r.to_string().replace(p, &name)).unwrap())
+            .collect();
+        let (_, rows, err) = jsonl(
+            &[zip_path.to_str().unwrap(), "--exit-zero", "-j2"],
+            Some("2000"),
+        );
+        assert_eq!(
+            rows.len(),
+            expected.len() + usize::from(damaged),
+            "{file} {err}"
+        );
+        for (a, b) in expected.iter().zip(&rows) {
+            assert_eq!(a, b, "{file}");
+        }
+        if damaged {
+            let last = &rows[expected.len()];
+            assert_eq!(last["game"].as_u64(), Some(expected.len() as u64));
+            assert!(
+                last["error"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("Invalid checksum"),
+                "{last}"
+            );
+        }
+    }
+}

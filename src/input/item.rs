@@ -46,22 +46,65 @@ pub struct Deflated {
 
 impl Deflated {
     /// Inflates the entry: at most `limit` bytes, checked against the
-    /// declared CRC-32, as the zip reader checks an entry read in place.
+    /// declared size and CRC-32, as the zip reader checks an entry read in
+    /// place.
     fn inflate(&self, limit: u64) -> Result<Vec<u8>, InputError> {
         if self.size > limit {
             return Err(InputError::EntryTooLarge { limit });
         }
-        let decoder = flate2::read::DeflateDecoder::new(self.raw.as_slice());
-        let bytes = match read_capped(decoder, self.size.min(RATIO_FLOOR), limit, Action::Read) {
-            Ok(bytes) => bytes,
-            Err(InputError::TooLarge { limit }) => return Err(InputError::EntryTooLarge { limit }),
-            Err(InputError::Io(_, e)) => return Err(InputError::Unpack(e)),
-            Err(e) => return Err(e),
-        };
-        if crc32fast::hash(&bytes) != self.crc32 {
-            return Err(InputError::Unpack("Invalid checksum".into()));
+        let inflating = Inflated::new(self.raw.as_slice(), self.size, self.crc32);
+        match read_capped(inflating, self.size.min(RATIO_FLOOR), limit, Action::Read) {
+            Err(InputError::TooLarge { limit }) => Err(InputError::EntryTooLarge { limit }),
+            other => other,
         }
-        Ok(bytes)
+    }
+
+    /// The entry's bytes as they are inflated, checked as [`Deflated::inflate`]
+    /// checks them (a mismatch is an error at the end).
+    pub(crate) fn into_stream(self) -> Inflated<io::Cursor<Vec<u8>>> {
+        Inflated::new(io::Cursor::new(self.raw), self.size, self.crc32)
+    }
+}
+
+/// A zip entry's deflate stream as it is inflated: more bytes than the
+/// entry declares, a damaged stream, or a CRC-32 other than the declared
+/// one at its end is an error carrying [`InputError::Unpack`].
+pub(crate) struct Inflated<R: io::Read> {
+    decoder: flate2::read::DeflateDecoder<R>,
+    crc: crc32fast::Hasher,
+    out: u64,
+    size: u64,
+    crc32: u32,
+}
+
+impl<R: io::Read> Inflated<R> {
+    fn new(raw: R, size: u64, crc32: u32) -> Inflated<R> {
+        Inflated {
+            decoder: flate2::read::DeflateDecoder::new(raw),
+            crc: crc32fast::Hasher::new(),
+            out: 0,
+            size,
+            crc32,
+        }
+    }
+}
+
+impl<R: io::Read> io::Read for Inflated<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let unpack = |why: String| InputError::Unpack(why).into_io();
+        let n = self.decoder.read(buf).map_err(|e| unpack(e.to_string()))?;
+        self.out += n as u64;
+        if self.out > self.size {
+            let size = self.size;
+            return Err(unpack(format!(
+                "the entry inflates to more than the {size} bytes it declares"
+            )));
+        }
+        self.crc.update(&buf[..n]);
+        if n == 0 && !buf.is_empty() && self.crc.clone().finalize() != self.crc32 {
+            return Err(unpack("Invalid checksum".into()));
+        }
+        Ok(n)
     }
 }
 

@@ -170,6 +170,9 @@ pub struct Parts {
     /// longer than a part may be, which becomes a part of its own (and a
     /// row saying it is too large).
     queued_cut: Option<(u64, u32, u32)>,
+    /// A read error met after the last whole game tree, reported once the
+    /// games before it have been handed out.
+    queued_error: Option<InputError>,
     done: bool,
 }
 
@@ -235,6 +238,7 @@ impl Parts {
             pending_cut: None,
             last_cut: None,
             queued_cut: None,
+            queued_error: None,
             done: false,
         }
     }
@@ -322,6 +326,9 @@ impl Iterator for Parts {
             self.start = c;
             return Some(item);
         }
+        if let Some(why) = self.queued_error.take() {
+            return self.broken(why);
+        }
         let Some(reader) = self.reader.as_mut() else {
             let why = match &self.origin {
                 Origin::File(path) => File::open(path).err(),
@@ -334,7 +341,19 @@ impl Iterator for Parts {
         loop {
             let buf = match reader.fill_buf() {
                 Ok(b) => b,
-                Err(e) => return self.broken(InputError::io(&e, Action::Read)),
+                Err(e) => {
+                    // The games read before the error (a damaged stream, a
+                    // checksum found wrong at its end) are audited first.
+                    let why = InputError::io(&e, Action::Read);
+                    let read_to = self.pending_cut.or(self.last_cut);
+                    if let Some(c) = read_to.filter(|c| c.0 > self.start.0) {
+                        self.queued_error = Some(why);
+                        let item = self.item(c.0, false);
+                        self.start = c;
+                        return Some(item);
+                    }
+                    return self.broken(why);
+                }
             };
             if buf.is_empty() {
                 // The end of the file: the rest is the last part.

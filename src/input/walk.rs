@@ -117,6 +117,16 @@ impl Default for Filter {
     }
 }
 
+/// A reader that fails with the error a stream met after the bytes read
+/// before it.
+struct FailsWith(Option<io::Error>);
+
+impl io::Read for FailsWith {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        self.0.take().map_or(Ok(0), Err)
+    }
+}
+
 /// The lazy walk over all inputs.
 pub struct Walk {
     roots: std::vec::IntoIter<String>,
@@ -374,7 +384,9 @@ impl Walk {
     /// A stream read once (standard input, a file as it is decompressed):
     /// a UTF-8 collection larger than a file read whole, by its first MiB
     /// (the sample a file is judged by), is cut into parts as it is read,
-    /// and anything else is read whole under the file size cap.
+    /// and anything else is read whole under the file size cap. A stream
+    /// that fails after such a start (damaged, or a checksum wrong at its
+    /// end) is cut too: its games up to the error, then a row for it.
     fn stream(
         &mut self,
         name: String,
@@ -384,17 +396,29 @@ impl Walk {
         let (split_above, part_bytes) = self.part_sizes();
         let mut head = Vec::new();
         let want = split_above.saturating_add(1).max(1 << 20);
-        let source = match io::Read::read_to_end(&mut io::Read::take(&mut r, want), &mut head) {
+        let read = io::Read::read_to_end(&mut io::Read::take(&mut r, want), &mut head);
+        let split = parts::splits(
+            head.len() as u64,
+            &head[..head.len().min(1 << 20)],
+            split_above,
+        );
+        let cut = |rest: Box<dyn io::Read + Send>| {
+            let reader = io::BufReader::with_capacity(1 << 16, rest);
+            Parts::stream(name.clone(), Box::new(reader), part_bytes, self.max_entry)
+        };
+        let source = match read {
+            Ok(_) if split => {
+                self.parts = Some(cut(Box::new(io::Read::chain(io::Cursor::new(head), r))));
+                return None;
+            }
+            Err(e) if split => {
+                let rest = io::Read::chain(io::Cursor::new(head), FailsWith(Some(e)));
+                self.parts = Some(cut(Box::new(rest)));
+                return None;
+            }
             Err(e) => Source::Broken(InputError::io(&e, action)),
             Ok(read) => {
-                let split = parts::splits(read as u64, &head[..read.min(1 << 20)], split_above);
                 let rest = io::Read::chain(io::Cursor::new(head), r);
-                if split {
-                    let reader = io::BufReader::with_capacity(1 << 16, rest);
-                    let parts = Parts::stream(name, Box::new(reader), part_bytes, self.max_entry);
-                    self.parts = Some(parts);
-                    return None;
-                }
                 match read_capped(rest, read as u64, self.max_entry, action) {
                     Ok(bytes) => Source::Bytes(bytes),
                     Err(why) => Source::Broken(why),
@@ -417,14 +441,17 @@ impl Walk {
     }
 
     /// An archive entry, or for a large UTF-8 collection read out of the
-    /// archive the start of its parts. (A zip entry's deflate stream is
-    /// inflated whole by the worker that audits it: inflated here it would
-    /// be held while its parts are audited, for no less memory.)
+    /// archive the start of its parts; a large zip entry's deflate stream
+    /// is inflated as its parts are cut (smaller ones are inflated whole by
+    /// the worker that audits them).
     fn entry(&mut self, item: Item) -> Option<Item> {
         let (split_above, part_bytes) = self.part_sizes();
         let name = item.name;
         let bytes = match item.source {
             Source::Bytes(bytes) if bytes.len() as u64 > split_above => bytes,
+            Source::Deflated(d) if d.size > split_above => {
+                return self.stream(name, d.into_stream(), Action::Read);
+            }
             source => return Some(Item { name, source }),
         };
         let sample = &bytes[..bytes.len().min(1 << 20)];
