@@ -103,6 +103,16 @@ fn error(row: &serde_json::Value) -> &str {
     row["error"].as_str().unwrap()
 }
 
+/// The first finding of `code` in a row.
+fn finding<'a>(row: &'a serde_json::Value, code: &str) -> &'a serde_json::Value {
+    row["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == code)
+        .unwrap_or_else(|| panic!("no {code} in {row}"))
+}
+
 fn files(r: &Run) -> Vec<String> {
     r.rows
         .iter()
@@ -664,12 +674,7 @@ fn a_huge_value_of_a_read_property_is_cut() {
     for (file, ident) in [("pb.sgf", "PB"), ("move.sgf", "W"), ("re.sgf", "RE")] {
         let row = row(&r, file);
         assert_eq!(row["status"], "ok", "{file}");
-        let cut = row["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["code"] == "S212")
-            .unwrap_or_else(|| panic!("{file}: S212"));
+        let cut = finding(row, "S212");
         let message = cut["message"].as_str().unwrap();
         assert!(
             message.starts_with(&format!("{ident}'s value is ")),
@@ -841,12 +846,7 @@ fn a_long_property_identifier_is_cut() {
     let row = row(&r, "name.sgf");
     assert_eq!(row["status"], "ok");
     assert_eq!(row["moves"], 2);
-    let cut = row["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["code"] == "S213")
-        .unwrap_or_else(|| panic!("S213: {row}"));
+    let cut = finding(row, "S213");
     assert_eq!(
         cut["message"],
         "a property identifier of 30000000 letters; only its first 1024 were kept"
