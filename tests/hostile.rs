@@ -582,6 +582,36 @@ fn a_compressed_bomb_is_refused_early() {
     assert!(r.peak_kib < 100 * 1024, "{} KiB", r.peak_kib);
 }
 
+/// Small compressed files that each inflate to megabytes are held a few at
+/// a time, by the size they inflate to: forty 3 KB files of a 3 MiB game
+/// (120 MiB of text) stay under 100 MB of memory. Counted by their
+/// compressed size, a batch took them all at once (207 MiB at `-j1`).
+#[test]
+fn small_compressed_files_are_batched_by_what_they_inflate_to() {
+    let d = scratch("gz-many");
+    let game = format!(
+        "(;GM[1]SZ[9]C[{}];B[ee];W[cc];B[];W[])",
+        "a".repeat(3 << 20)
+    );
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gz.write_all(game.as_bytes()).unwrap();
+    let bytes = gz.finish().unwrap();
+    assert!(bytes.len() < 16 << 10, "{} bytes", bytes.len());
+    for i in 0..40 {
+        fs::write(d.join(format!("g{i:02}.sgf.gz")), &bytes).unwrap();
+    }
+    for jobs in ["-j1", "-j2"] {
+        let r = run(&[arg(&d), jobs], None);
+        ok_run(&r);
+        for i in 0..40 {
+            let g = row(&r, &format!("g{i:02}.sgf.gz"));
+            assert_eq!(g["status"], "ok", "{g}");
+            assert_eq!(g["moves"], 4, "{g}");
+        }
+        assert!(r.peak_kib < 100 * 1024, "{jobs}: {} KiB", r.peak_kib);
+    }
+}
+
 /// Archive entries that inflate twentyfold past 32 MiB are bombs too: a
 /// zip entry is refused from its header, a tar.gz entry while it inflates,
 /// each under 100 MB of memory; the game beside them is read.

@@ -22,7 +22,7 @@ use ignore::Match;
 
 use super::archive;
 use super::error::{Action, InputError};
-use super::item::{read_capped, special_kind, Inflating, Item, Source, MAX_RATIO};
+use super::item::{read_capped, special_kind, Inflating, Item, Source};
 use super::parts::{self, Parts};
 use super::{escape_name, DEFAULT_MAX_FILE_SIZE};
 
@@ -359,19 +359,14 @@ impl Walk {
         })
     }
 
-    /// A compressed game file (`len` bytes), or for a large UTF-8 collection
-    /// the start of its parts, decompressed as they are cut. A file smaller
-    /// than a collection read in parts divided by the most a game record
-    /// inflates ([`MAX_RATIO`]) is left to the worker that audits it, which
-    /// decompresses it whole; a larger one is decompressed here.
-    fn compressed_file(&mut self, path: PathBuf, name: String, len: u64) -> Option<Item> {
-        let (split_above, _) = self.part_sizes();
-        if len <= split_above / MAX_RATIO {
-            return Some(Item {
-                name,
-                source: Source::Compressed(path),
-            });
-        }
+    /// A compressed game file, decompressed here: its text whole, or for a
+    /// large UTF-8 collection the start of its parts, cut as they are
+    /// decompressed. The walk decompresses even a small file itself, so every
+    /// item it hands on has the size it will hold: files of a few KiB that
+    /// each inflate to megabytes (up to the floor of
+    /// [`super::item::inflate_cap`]) cannot fill a batch (64 files a thread)
+    /// as if they held the few KiB they look.
+    fn compressed_file(&mut self, path: PathBuf, name: String) -> Option<Item> {
         match Inflating::open(&path) {
             Ok(inflating) => self.stream(name, inflating, Action::Read),
             Err(why) => Some(Item {
@@ -504,8 +499,8 @@ impl Walk {
                 )),
             }),
             Ok(_) if archive::kind_of(&path).is_some() => self.open_archive(path, arg),
-            Ok(m) if is_compressed_sgf(&path) => {
-                if let Some(item) = self.compressed_file(path, arg, m.len()) {
+            Ok(_) if is_compressed_sgf(&path) => {
+                if let Some(item) = self.compressed_file(path, arg) {
                     self.pending.push(item);
                 }
             }
@@ -614,7 +609,7 @@ impl Walk {
                                 source: Source::Broken(InputError::NotRegular(kind)),
                             });
                         }
-                        match self.compressed_file(path, name, m.len()) {
+                        match self.compressed_file(path, name) {
                             Some(item) => return Some(item),
                             None => continue,
                         }
