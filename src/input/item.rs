@@ -20,8 +20,10 @@ pub enum Source {
     /// inflated: the worker that audits it inflates it, so the archive's
     /// reader thread only copies bytes.
     Deflated(Deflated),
-    /// A game file compressed on its own (`.sgf.gz`, `.sgf.bz2`): gzip or
-    /// bzip2, told by its first bytes.
+    /// A game file compressed on its own (`.sgf.gz`, `.sgf.bz2`, `.sgf.xz`),
+    /// told by its first bytes, named alone ([`super::named`], for
+    /// `explain`). The walk decompresses such files itself, so that a batch
+    /// counts them at the size they inflate to.
     Compressed(PathBuf),
     /// A part of a large collection file (`src/input/parts.rs`).
     Part(PathBuf, PartOf),
