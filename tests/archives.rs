@@ -131,6 +131,91 @@ fn zip_and_tar_entries_are_audited_like_the_files_they_hold() {
     let _ = fs::remove_dir_all(&d);
 }
 
+/// Where a zip's end-of-central-directory record begins (the archives
+/// written here have no comment: the last 22 bytes).
+fn end_record(zip: &[u8]) -> usize {
+    let at = zip.len() - 22;
+    assert_eq!(&zip[at..at + 4], b"PK\x05\x06");
+    at
+}
+
+/// Zips as other writers make them are read like the files they hold: with a
+/// program before the archive (a self-extractor: every offset the directory
+/// gives is short by the program's length), written as a stream (each
+/// entry's sizes and CRC-32 in a data descriptor after its bytes), and with
+/// an end record that counts fewer entries than its directory holds (writers
+/// without ZIP64 keep that count modulo 65,536).
+#[test]
+fn zips_from_other_writers_are_read_whole() {
+    let d = scratch("arc-writers");
+    let (dir, entries) = games();
+    let plain = d.join("plain.zip");
+    write_zip(&plain, &entries, zip::CompressionMethod::Deflated);
+    let bytes = fs::read(&plain).unwrap();
+
+    let mut stub = b"#!/bin/sh\necho a self-extracting archive\nexit 0\n".to_vec();
+    stub.extend_from_slice(&bytes);
+    let stubbed = d.join("stub.zip");
+    fs::write(&stubbed, stub).unwrap();
+
+    let mut z = zip::ZipWriter::new_stream(Vec::new());
+    let opts = zip::write::SimpleFileOptions::default();
+    for (name, game) in &entries {
+        z.start_file(name.as_str(), opts).unwrap();
+        z.write_all(game).unwrap();
+    }
+    let streamed = z.finish().unwrap().into_inner();
+    let has_descriptors = |zip: &[u8]| zip.windows(4).any(|w| w == b"PK\x07\x08");
+    assert!(has_descriptors(&streamed), "written as a stream");
+    let streamed_path = d.join("stream.zip");
+    fs::write(&streamed_path, streamed).unwrap();
+
+    let mut wrapped = bytes.clone();
+    let end = end_record(&wrapped);
+    for at in [end + 8, end + 10] {
+        wrapped[at..at + 2].copy_from_slice(&1u16.to_le_bytes());
+    }
+    let wrapped_path = d.join("wrapped.zip");
+    fs::write(&wrapped_path, wrapped).unwrap();
+
+    for archive in [&stubbed, &streamed_path, &wrapped_path] {
+        assert_audited_like_files(archive, &dir, &entries);
+    }
+    let _ = fs::remove_dir_all(&d);
+}
+
+/// A name without the UTF-8 flag is read in code page 437, the zip format's
+/// own (APPNOTE appendix D), unless its bytes are UTF-8.
+#[test]
+fn a_zip_entry_name_without_the_utf8_flag_is_code_page_437() {
+    let d = scratch("arc-cp437");
+    let (_, entries) = games();
+    let named = vec![
+        ("games/x-cp437.sgf".to_string(), entries[0].1.clone()),
+        ("games/\u{e9}-utf8.sgf".to_string(), entries[1].1.clone()),
+    ];
+    let path = d.join("names.zip");
+    write_zip(&path, &named, zip::CompressionMethod::Stored);
+    let mut bytes = fs::read(&path).unwrap();
+    // 0x82 is \u{e9} (e acute) in code page 437, and no UTF-8 on its own.
+    let (local, central) = entry_headers(&bytes, b"games/x-cp437.sgf");
+    bytes[local + 30 + 6] = 0x82;
+    bytes[central + 46 + 6] = 0x82;
+    fs::write(&path, &bytes).unwrap();
+    let (_, rows) = jsonl(&[path.to_str().unwrap()]);
+    let names: Vec<&str> = rows.iter().map(|r| r["file"].as_str().unwrap()).collect();
+    let p = path.to_str().unwrap();
+    assert_eq!(
+        names,
+        [
+            format!("{p}!games/\u{e9}-cp437.sgf"),
+            format!("{p}!games/\u{e9}-utf8.sgf")
+        ]
+    );
+    assert!(rows.iter().all(|r| r["status"] == "ok"), "{rows:?}");
+    let _ = fs::remove_dir_all(&d);
+}
+
 #[test]
 fn archives_in_a_directory_are_read_in_the_walk() {
     let d = scratch("arc-walk");

@@ -325,7 +325,8 @@ fn nothing_is_skipped_in_silence() {
 }
 
 fn zip_of(path: &Path, entries: &[(&str, &[u8])]) {
-    let mut z = zip::ZipWriter::new(fs::File::create(path).unwrap());
+    let file = std::io::BufWriter::new(fs::File::create(path).unwrap());
+    let mut z = zip::ZipWriter::new(file);
     let opts = zip::write::SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Deflated);
     for (name, bytes) in entries {
@@ -383,10 +384,11 @@ fn every_archive_entry_is_its_own_row() {
     fs::write(d.join("both.tar.gz"), both).unwrap();
     let r = run(&[arg(&d)], None);
     ok_run(&r);
-    row(&r, "dup.zip!g.sgf");
-    // The zip reader keeps one entry per name: the other is a row that says so.
-    let repeated = row(&r, "dup.zip!(repeated names)");
-    assert!(error(repeated).contains("repeat"), "{repeated}");
+    // Both entries named g.sgf are read and audited, the second under a
+    // name of its own.
+    assert_eq!(row(&r, "dup.zip!g.sgf")["status"], "ok");
+    assert_eq!(row(&r, "dup.zip!g.sgf#2")["status"], "ok");
+    assert_eq!(row(&r, "dup.zip!g.sgf#2")["moves"], 4);
     // The zip inside is read one level deep (tests/archives.rs has more).
     assert_eq!(row(&r, "dup.zip!inner.zip!a.sgf")["status"], "ok");
     row(&r, "both.tar.gz!one.sgf");
@@ -404,6 +406,54 @@ fn a_zip_bomb_is_refused_from_its_headers() {
     let g = row(&r, "bomb.zip!zeros.sgf");
     assert!(error(g).contains("refused"), "{g}");
     assert!(r.peak_kib < 64 * 1024, "{} KiB", r.peak_kib);
+}
+
+/// Two central directory records that point at the same local header: the
+/// entries share their bytes, as in a bomb that inflates one stream many times.
+#[test]
+fn zip_entries_that_share_their_bytes_are_refused() {
+    let d = scratch("shared-bytes");
+    zip_of(&d.join("one.zip"), &[("a.sgf", GAME.as_bytes())]);
+    let zip = fs::read(d.join("one.zip")).unwrap();
+    let end = zip.len() - 22;
+    assert_eq!(&zip[end..end + 4], b"PK\x05\x06");
+    let le32 = |at: usize| u32::from_le_bytes(zip[at..at + 4].try_into().unwrap()) as usize;
+    let (size, offset) = (le32(end + 12), le32(end + 16));
+    let mut shared = zip[..offset + size].to_vec();
+    shared.extend_from_slice(&zip[offset..offset + size]);
+    let mut end_record = zip[end..].to_vec();
+    end_record[8..10].copy_from_slice(&2u16.to_le_bytes());
+    end_record[10..12].copy_from_slice(&2u16.to_le_bytes());
+    end_record[12..16].copy_from_slice(&(2 * size as u32).to_le_bytes());
+    shared.extend_from_slice(&end_record);
+    fs::write(d.join("shared.zip"), shared).unwrap();
+    let r = run(&[arg(&d.join("shared.zip"))], None);
+    assert_eq!(files(&r).len(), 1, "{:?}", files(&r));
+    let e = error(&r.rows[0]);
+    assert!(e.contains("refused") && e.contains("share"), "{e}");
+}
+
+/// The zip reader keeps nothing per entry: a zip of 100,000 games costs the
+/// memory the same games cost in a .tar.gz, read as a stream.
+#[test]
+fn a_zip_of_many_entries_costs_what_a_tar_of_them_costs() {
+    let d = scratch("many-entries");
+    let names: Vec<String> = (0..100_000).map(|i| format!("g/{i:06}.sgf")).collect();
+    // Unfinished games: nothing to score, the reading is what is measured.
+    let game = b"(;GM[1]SZ[9];B[ee];W[cc])";
+    let entries: Vec<(&str, &[u8])> = names.iter().map(|n| (n.as_str(), &game[..])).collect();
+    zip_of(&d.join("many.zip"), &entries);
+    fs::write(d.join("many.tar.gz"), tar_gz_of(&entries)).unwrap();
+    let z = run(&[arg(&d.join("many.zip"))], None);
+    let t = run(&[arg(&d.join("many.tar.gz"))], None);
+    assert_eq!((z.rows.len(), t.rows.len()), (100_000, 100_000));
+    assert!(z.rows.iter().all(|r| r["status"] == "ok"));
+    assert!(
+        z.peak_kib < t.peak_kib + 8 * 1024,
+        "zip {} KiB, tar.gz {} KiB",
+        z.peak_kib,
+        t.peak_kib
+    );
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Game files inside archives: `.zip`, tar files plain, gzipped (`.tar.gz`,
+//! Game files inside archives: `.zip` (`zip.rs`), tar files plain, gzipped (`.tar.gz`,
 //! `.tgz`), bzip2- (`.tar.bz2`, `.tbz2`, `.tbz`) or xz-compressed (`.tar.xz`,
 //! `.txz`; the decoder may take at most 128 MiB), and `.7z` (`sevenz.rs`), as
 //! game databases are shipped (KGS's yearly archives come as zip, tar.gz and
@@ -23,11 +23,12 @@ use std::thread;
 use std::collections::HashMap;
 
 mod sevenz;
+mod zip;
+
+use self::zip::read_zip;
 
 use super::error::{Action, InputError};
-use super::item::{
-    inflate_cap, read_capped, Compression, Deflated, Item, Source, MAX_RATIO, RATIO_FLOOR,
-};
+use super::item::{inflate_cap, read_capped, Compression, Item, Source, MAX_RATIO, RATIO_FLOOR};
 use crate::faults::{fault_injected, panic_message};
 
 /// Entries read ahead of the audit.
@@ -322,149 +323,6 @@ fn is_archive_name(entry: &str) -> bool {
     ]
     .iter()
     .any(|ext| lower.ends_with(ext))
-}
-
-fn read_zip<R: Read + io::Seek>(mut file: R, name: &str, out: &mut Sender) {
-    let sent_before = out.sent;
-    let declared = declared_entries(&mut file);
-    let mut zip = match zip::ZipArchive::new(file) {
-        Ok(z) => z,
-        Err(e) => {
-            unreadable(out, name, InputError::NotZip(e.to_string()));
-            return;
-        }
-    };
-    if let Some(why) = overlapping_entries(&mut zip) {
-        unreadable(out, name, InputError::Bomb(why));
-        return;
-    }
-    for i in 0..zip.len() {
-        if let Some((inner, source)) = deflated_game(&mut zip, i, out.max_entry) {
-            if !out.send(entry_name(name, &inner), source) {
-                return;
-            }
-            continue;
-        }
-        let (inner, source) = match zip.by_index(i) {
-            Ok(entry) => {
-                let inner = entry.name().to_string();
-                if entry.is_dir() {
-                    continue;
-                }
-                let source = if is_archive_name(&inner) {
-                    let size = entry.size();
-                    match nested(out, name, &inner, entry, size) {
-                        Some(source) => source,
-                        None => continue,
-                    }
-                } else if !is_sgf_name(&inner) {
-                    continue;
-                } else if entry.size() > inflate_cap(entry.compressed_size()) {
-                    // No game record compresses so well; a bomb does.
-                    Source::Broken(InputError::Bomb(format!(
-                        "the entry claims to inflate {} bytes into {} ({MAX_RATIO} times \
-                         and {} MiB at most)",
-                        entry.compressed_size(),
-                        entry.size(),
-                        RATIO_FLOOR >> 20
-                    )))
-                } else {
-                    let size = entry.size();
-                    out.read(entry, size)
-                };
-                (inner, source)
-            }
-            // An entry that cannot even be opened (encrypted, an unsupported
-            // compression method, a damaged header): its name may be
-            // unreadable too, so it is named by its place in the archive.
-            Err(e) => (
-                format!("entry {}", i + 1),
-                Source::Broken(InputError::ZipEntry(e.to_string())),
-            ),
-        };
-        if !out.send(entry_name(name, &inner), source) {
-            return;
-        }
-    }
-    // The zip reader keeps one entry per name: entries that repeat a name are
-    // missing from it, and said so rather than lost.
-    if let Some(n) = declared.filter(|&n| n > zip.len()) {
-        let at = entry_name(name, "(repeated names)");
-        out.send(at, Source::Broken(InputError::RepeatedNames(n - zip.len())));
-    }
-    if out.sent == sent_before {
-        out.send(name.into(), Source::Broken(InputError::NoGames));
-    }
-}
-
-/// Entry `i` when it is a plain deflated game entry: its name and its
-/// deflate stream as it lies in the archive, copied, not inflated, so that
-/// the worker that audits it inflates it in parallel with the others. Any
-/// other entry (encrypted, stored, a directory or an archive, too large for
-/// its limits) is left to the reading in place.
-fn deflated_game<R: Read + io::Seek>(
-    zip: &mut zip::ZipArchive<R>,
-    i: usize,
-    max_entry: u64,
-) -> Option<(String, Source)> {
-    let raw = zip.by_index_raw(i).ok()?;
-    let plain = raw.compression() == zip::CompressionMethod::Deflated
-        && !raw.encrypted()
-        && !raw.is_dir()
-        && is_sgf_name(raw.name())
-        && raw.size() <= max_entry
-        && raw.compressed_size() <= max_entry
-        && raw.size() <= inflate_cap(raw.compressed_size());
-    if !plain {
-        return None;
-    }
-    let (inner, size, crc32) = (raw.name().to_string(), raw.size(), raw.crc32());
-    let compressed = raw.compressed_size();
-    let source = match read_capped(raw, compressed, compressed, Action::Read) {
-        Ok(raw) => Source::Deflated(Deflated { raw, size, crc32 }),
-        Err(InputError::Io(_, e)) => Source::Broken(InputError::Unpack(e)),
-        Err(e) => Source::Broken(e),
-    };
-    Some((inner, source))
-}
-
-/// The number of entries the zip's end-of-central-directory record declares
-/// (not for ZIP64 archives, whose count is elsewhere).
-fn declared_entries<R: Read + io::Seek>(f: &mut R) -> Option<usize> {
-    use std::io::SeekFrom;
-    let len = f.seek(SeekFrom::End(0)).ok()?;
-    let tail = len.min(22 + 65_535);
-    f.seek(SeekFrom::Start(len - tail)).ok()?;
-    let mut buf = Vec::with_capacity(tail as usize);
-    f.take(tail).read_to_end(&mut buf).ok()?;
-    f.seek(SeekFrom::Start(0)).ok()?;
-    let at = buf
-        .windows(4)
-        .rposition(|w| w == [0x50, 0x4b, 0x05, 0x06])?;
-    let total = buf.get(at + 10..at + 12)?;
-    let total = u16::from_le_bytes([total[0], total[1]]);
-    (total != u16::MAX).then_some(usize::from(total))
-}
-
-/// Whether two entries of the zip's central directory claim overlapping
-/// bytes of the file (a bomb that inflates one stream many times), found
-/// from the headers alone, before anything is inflated.
-fn overlapping_entries<R: Read + io::Seek>(zip: &mut zip::ZipArchive<R>) -> Option<String> {
-    let mut spans: Vec<(u64, u64)> = Vec::with_capacity(zip.len());
-    for i in 0..zip.len() {
-        let Ok(entry) = zip.by_index_raw(i) else {
-            continue;
-        };
-        let start = entry.data_start();
-        spans.push((start, start.saturating_add(entry.compressed_size())));
-    }
-    spans.sort_unstable();
-    spans.windows(2).find(|w| w[1].0 < w[0].1).map(|w| {
-        format!(
-            "two entries share the bytes {}..{} of the archive (a zip bomb)",
-            w[1].0, w[0].1
-        )
-    })
 }
 
 /// Counts the bytes read through it (the compressed stream under a tar).

@@ -92,12 +92,6 @@ pub enum InputError {
     /// that inflates far beyond any game record.
     #[error("refused: {0}")]
     Bomb(String),
-    /// Zip entries that repeat an earlier entry's name: the zip reader keeps
-    /// one entry per name, so these cannot be read.
-    #[error(
-        "{0} entr(ies) of the zip archive repeat an earlier entry's name and could not be read"
-    )]
-    RepeatedNames(usize),
 }
 
 impl InputError {
@@ -146,7 +140,6 @@ impl InputError {
             InputError::NotRegular(_) => "not-regular",
             InputError::Skipped(_) => "skipped",
             InputError::Bomb(_) => "bomb",
-            InputError::RepeatedNames(_) => "damaged-archive",
         }
     }
 }

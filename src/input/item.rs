@@ -54,7 +54,7 @@ impl Deflated {
         if self.size > limit {
             return Err(InputError::EntryTooLarge { limit });
         }
-        let inflating = Inflated::new(self.raw.as_slice(), self.size, self.crc32);
+        let inflating = Inflated::inflating(self.raw.as_slice(), self.size, self.crc32);
         match read_capped(inflating, self.size.min(RATIO_FLOOR), limit, Action::Read) {
             Err(InputError::TooLarge { limit }) => Err(InputError::EntryTooLarge { limit }),
             other => other,
@@ -64,25 +64,35 @@ impl Deflated {
     /// The entry's bytes as they are inflated, checked as [`Deflated::inflate`]
     /// checks them (a mismatch is an error at the end).
     pub(crate) fn into_stream(self) -> Inflated<io::Cursor<Vec<u8>>> {
-        Inflated::new(io::Cursor::new(self.raw), self.size, self.crc32)
+        Inflated::inflating(io::Cursor::new(self.raw), self.size, self.crc32)
     }
 }
 
-/// A zip entry's deflate stream as it is inflated: more bytes than the
-/// entry declares, a damaged stream, or a CRC-32 other than the declared
-/// one at its end is an error carrying [`InputError::Unpack`].
-pub(crate) struct Inflated<R: io::Read> {
-    decoder: flate2::read::DeflateDecoder<R>,
+/// A zip entry's deflate stream as it is inflated, checked.
+pub(crate) type Inflated<R> = Checked<flate2::read::DeflateDecoder<R>>;
+
+impl<R: io::Read> Inflated<R> {
+    pub(crate) fn inflating(raw: R, size: u64, crc32: u32) -> Inflated<R> {
+        Checked::new(flate2::read::DeflateDecoder::new(raw), size, crc32)
+    }
+}
+
+/// A zip entry's bytes (inflated, or stored as they are) checked against
+/// what its headers declare: more bytes than the entry declares, a damaged
+/// stream, fewer bytes than declared or a CRC-32 other than the declared one
+/// at its end is an error carrying [`InputError::Unpack`].
+pub(crate) struct Checked<R: io::Read> {
+    inner: R,
     crc: crc32fast::Hasher,
     out: u64,
     size: u64,
     crc32: u32,
 }
 
-impl<R: io::Read> Inflated<R> {
-    fn new(raw: R, size: u64, crc32: u32) -> Inflated<R> {
-        Inflated {
-            decoder: flate2::read::DeflateDecoder::new(raw),
+impl<R: io::Read> Checked<R> {
+    pub(crate) fn new(inner: R, size: u64, crc32: u32) -> Checked<R> {
+        Checked {
+            inner,
             crc: crc32fast::Hasher::new(),
             out: 0,
             size,
@@ -91,20 +101,28 @@ impl<R: io::Read> Inflated<R> {
     }
 }
 
-impl<R: io::Read> io::Read for Inflated<R> {
+impl<R: io::Read> io::Read for Checked<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let unpack = |why: String| InputError::Unpack(why).into_io();
-        let n = self.decoder.read(buf).map_err(|e| unpack(e.to_string()))?;
+        let n = self.inner.read(buf).map_err(|e| unpack(e.to_string()))?;
         self.out += n as u64;
-        if self.out > self.size {
-            let size = self.size;
+        let size = self.size;
+        if self.out > size {
             return Err(unpack(format!(
                 "the entry inflates to more than the {size} bytes it declares"
             )));
         }
         self.crc.update(&buf[..n]);
-        if n == 0 && !buf.is_empty() && self.crc.clone().finalize() != self.crc32 {
-            return Err(unpack("Invalid checksum".into()));
+        if n == 0 && !buf.is_empty() {
+            if self.out < size {
+                let out = self.out;
+                return Err(unpack(format!(
+                    "the entry ends after {out} of the {size} bytes it declares"
+                )));
+            }
+            if self.crc.clone().finalize() != self.crc32 {
+                return Err(unpack("Invalid checksum".into()));
+            }
         }
         Ok(n)
     }
