@@ -20,7 +20,8 @@ use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, RandomState};
 
 mod sevenz;
 mod zip;
@@ -184,6 +185,42 @@ pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64, threads:
     Entries { rx, budget }
 }
 
+/// The names of the entries sent, kept as 128-bit hashes (16 bytes a name,
+/// whatever its length; two SipHash keys drawn per run, so no name can be
+/// made to collide with another, and two different names share a hash with
+/// a chance near 2^-128 per pair).
+#[derive(Default)]
+struct SentNames {
+    keys: [RandomState; 2],
+    sent: HashSet<u128>,
+    /// For a name sent more than once, the last number given to it.
+    repeats: HashMap<u128, u32>,
+}
+
+impl SentNames {
+    fn hash(keys: &[RandomState; 2], name: &str) -> u128 {
+        (u128::from(keys[0].hash_one(name)) << 64) | u128::from(keys[1].hash_one(name))
+    }
+
+    /// The name an entry is reported under: its own the first time, then
+    /// the first `NAME#2`, `NAME#3`, ... not sent yet (an entry may itself
+    /// be named `NAME#2`).
+    fn unique(&mut self, name: String) -> String {
+        let h = Self::hash(&self.keys, &name);
+        if self.sent.insert(h) {
+            return name;
+        }
+        let n = self.repeats.entry(h).or_insert(1);
+        loop {
+            *n += 1;
+            let numbered = format!("{name}#{n}");
+            if self.sent.insert(Self::hash(&self.keys, &numbered)) {
+                return numbered;
+            }
+        }
+    }
+}
+
 /// Hands entries to the walk: numbers repeated names (`name#2`), and bounds
 /// the bytes waiting in the channel.
 struct Sender {
@@ -192,8 +229,8 @@ struct Sender {
     max_entry: u64,
     /// Threads that decode a bzip2 stream's blocks (one: the reader's own).
     threads: usize,
-    /// How often each entry name was sent.
-    seen: HashMap<String, u32>,
+    /// The names sent so far.
+    names: SentNames,
     sent: usize,
     /// How deep inside archives the entries being read lie (0: the archive
     /// named; 1: an archive inside it, the deepest read).
@@ -206,7 +243,7 @@ impl Sender {
             tx: Box::new(tx),
             max_entry,
             threads: 1,
-            seen: HashMap::new(),
+            names: SentNames::default(),
             sent: 0,
             depth: 0,
         }
@@ -218,9 +255,7 @@ impl Sender {
         if fault_injected(&name) {
             panic!("fault injected by SGFAUDIT_INJECT_FAULT");
         }
-        let n = self.seen.entry(name.clone()).or_insert(0);
-        *n += 1;
-        let name = if *n > 1 { format!("{name}#{n}") } else { name };
+        let name = self.names.unique(name);
         self.sent += 1;
         (self.tx)(Item { name, source })
     }
