@@ -14,8 +14,9 @@
 //!
 //! Stored and deflated entries are read; a deflated game entry is handed over
 //! as it lies in the archive ([`Source::Deflated`]) and inflated by the worker
-//! that audits it. Every entry is checked against its declared size and
-//! CRC-32. An encrypted entry or another method gets a row that says so.
+//! that audits it. No entry yields more than its declared size, and every
+//! entry's CRC-32 is checked. An encrypted entry or another method gets a
+//! row that says so.
 
 use std::io::{self, Read, Seek, SeekFrom};
 
@@ -507,13 +508,18 @@ fn directory<R: Read + Seek>(file: &mut Tracked<R>) -> Result<Directory, String>
     {
         return Err("an archive split over several files is not read".into());
     }
-    let mut records = u64::from(u16_at(end, 10));
-    let mut size = u64::from(u32_at(end, 12));
-    let mut offset = u64::from(u32_at(end, 16));
-    let mut end_start = end_pos;
-    if let Some(found) = zip64_end(file, end_pos)? {
-        (records, size, offset, end_start) = found;
-    }
+    let plain = End {
+        records: u64::from(u16_at(end, 10)),
+        size: u64::from(u32_at(end, 12)),
+        offset: u64::from(u32_at(end, 16)),
+        at: end_pos,
+    };
+    let End {
+        records,
+        size,
+        offset,
+        at: end_start,
+    } = zip64_end(file, end_pos)?.unwrap_or(plain);
     // The directory ends where its end record begins, and what lies before
     // the offset it gives is a program prepended to the archive; failing
     // that (bytes between the directory and its end record), the directory
@@ -539,12 +545,19 @@ fn directory<R: Read + Seek>(file: &mut Tracked<R>) -> Result<Directory, String>
     ))
 }
 
-/// The ZIP64 end record's (records, size, offset, place), when the locator
-/// before the end record at `end_pos` points to one.
-fn zip64_end<R: Read + Seek>(
-    file: &mut Tracked<R>,
-    end_pos: u64,
-) -> Result<Option<(u64, u64, u64, u64)>, String> {
+/// What an end record (plain or ZIP64) says of the central directory.
+struct End {
+    records: u64,
+    size: u64,
+    /// The directory's offset from the archive's first byte.
+    offset: u64,
+    /// Where the end record itself begins in the file.
+    at: u64,
+}
+
+/// The ZIP64 end record, when the locator before the end record at
+/// `end_pos` points to one.
+fn zip64_end<R: Read + Seek>(file: &mut Tracked<R>, end_pos: u64) -> Result<Option<End>, String> {
     let Some(locator_pos) = end_pos.checked_sub(20) else {
         return Ok(None);
     };
@@ -573,12 +586,12 @@ fn zip64_end<R: Read + Seek>(
     let Some(pos) = found else {
         return Err("a ZIP64 locator without its end record".into());
     };
-    Ok(Some((
-        u64_at(&record, 32),
-        u64_at(&record, 40),
-        u64_at(&record, 48),
-        pos,
-    )))
+    Ok(Some(End {
+        records: u64_at(&record, 32),
+        size: u64_at(&record, 40),
+        offset: u64_at(&record, 48),
+        at: pos,
+    }))
 }
 
 #[cfg(test)]
