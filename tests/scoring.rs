@@ -535,6 +535,32 @@ fn a_mismatch_names_the_other_countings_that_give_re() {
 }
 
 #[test]
+fn a_mismatch_that_is_re_with_the_winner_exchanged_says_so() {
+    // The wall counts B+9 by every counting (36 points of territory and 9
+    // stones against 27 and 9; one pass each). RE[W+9] is that margin with the
+    // other colour winning, what a winner written the wrong way round gives.
+    let moves = format!("{WALL};B[];W[]");
+    let m = mismatch("W+9", &moves);
+    assert!(
+        m.contains("the japanese count gives B+9 with komi 0 (dead stones: estimated); that is RE with the winner exchanged"),
+        "{m}"
+    );
+    // Another margin, or the same winner, is no exchange.
+    for re in ["W+8", "B+8", "W+10"] {
+        let m = mismatch(re, &moves);
+        assert!(!m.contains("exchanged"), "{re}: {m}");
+    }
+    // Without RU every counting that gives it is named.
+    let r = common::audit_text(&format!("(;GM[1]SZ[9]KM[0]RE[W+9];{moves})"));
+    let f = r.games[0].findings.iter().find(|f| f.code.id() == "C601");
+    let m = &f.expect("C601").message;
+    assert!(
+        m.contains("; the aga, aga_area, japanese, swedish and chinese counts give RE with the winner exchanged"),
+        "{m}"
+    );
+}
+
+#[test]
 fn a_komi_sized_gap_is_no_komi_hint_when_re_fits_the_komi() {
     // The same B+9 on the board with KM[0.5]: B+8.5 by the count. RE[B+2.5]
     // is 6 points off, what komi 6.5 would make, but a half-point RE fits

@@ -219,12 +219,17 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         };
         let message = match (i.declared, declared_score) {
             (Some(c), Some(s)) => format!(
-                "RE[{}] but the {} count gives {} with komi {} (dead stones: {}){}{}{doubt}{unfinished}",
+                "RE[{}] but the {} count gives {} with komi {} (dead stones: {}){}{}{}{doubt}{unfinished}",
                 i.re,
                 c.key(),
                 s.result(),
                 s.komi,
                 i.dead.key(),
+                if gives_exchanged(s, rec) {
+                    "; that is RE with the winner exchanged"
+                } else {
+                    ""
+                },
                 komi_hint(s, rec, i.ended_by_passes),
                 others_hint(&matching),
             ),
@@ -234,8 +239,20 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
                     .iter()
                     .map(|(c, s)| format!("{} {}", c.key(), s.result()))
                     .collect();
+                let exchanged: Vec<Counting> = i
+                    .scores
+                    .iter()
+                    .filter(|(_, s)| gives_exchanged(s, rec))
+                    .map(|(c, _)| c)
+                    .collect();
+                let exchanged = match count_names(&exchanged) {
+                    Some((names, verb)) => {
+                        format!("; the {names} {verb} RE with the winner exchanged")
+                    }
+                    None => String::new(),
+                };
                 format!(
-                    "RE[{}] but no counting gives it (no RU: {}; dead stones: {}){doubt}{unfinished}",
+                    "RE[{}] but no counting gives it (no RU: {}; dead stones: {}){exchanged}{doubt}{unfinished}",
                     i.re,
                     all.join(", "),
                     i.dead.key(),
@@ -281,12 +298,29 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
 /// declared one give RE: the record may have been counted by other rules than
 /// its RU names (a tournament that counts area under a Japanese RU).
 fn others_hint(matching: &[Counting]) -> String {
-    let names: Vec<&str> = matching.iter().map(|c| c.key()).collect();
-    match names.as_slice() {
-        [] => String::new(),
-        [one] => format!("; the {one} count gives RE"),
-        [init @ .., last] => format!("; the {} and {last} counts give RE", init.join(", ")),
+    match count_names(matching) {
+        Some((names, verb)) => format!("; the {names} {verb} RE"),
+        None => String::new(),
     }
+}
+
+/// "aga count" and "gives", or "aga, japanese and chinese counts" and "give";
+/// `None` for no counting.
+fn count_names(countings: &[Counting]) -> Option<(String, &'static str)> {
+    let names: Vec<&str> = countings.iter().map(|c| c.key()).collect();
+    match names.as_slice() {
+        [] => None,
+        [one] => Some((format!("{one} count"), "gives")),
+        [init @ .., last] => Some((format!("{} and {last} counts", init.join(", ")), "give")),
+    }
+}
+
+/// Whether a score is RE's margin with the other colour winning (a colour
+/// written the wrong way round gives exactly that; so may, more rarely, a
+/// count that differs from the players' by twice the margin).
+fn gives_exchanged(s: &Score, rec: Recorded) -> bool {
+    rec.black_margin()
+        .is_some_and(|m| m.abs() > 1e-6 && (s.margin + m).abs() < 1e-6)
 }
 
 /// Whether a Black margin `m` can arise with the komi (and compensation) of
