@@ -705,7 +705,8 @@ fn the_records_own_count_is_checked_apart_from_the_rules_count() {
             (0..9).map(move |y| format!("[{}{}]", (b'a' + x) as char, (b'a' + y) as char))
         })
         .collect();
-    for (re, own) in [("B+8.5", true), ("B+10.5", false)] {
+    // RE[W+8.5] is the record's own count with the winner exchanged, and says so.
+    for (re, own) in [("B+8.5", true), ("B+10.5", false), ("W+8.5", false)] {
         let r = common::audit_text(&format!(
             "(;GM[1]SZ[9]KM[0.5]RU[Japanese]RE[{re}];{WALL};B[];W[]TB{tb}TW{tw})"
         ));
@@ -716,6 +717,11 @@ fn the_records_own_count_is_checked_apart_from_the_rules_count() {
         assert_eq!(c.markup_matches, Some(own), "{re}");
         assert_eq!(common::codes(&r).contains(&"C608"), !own, "{re}");
         assert!(!common::codes(&r).contains(&"C601"), "{re}");
+        let exchanged = r.games[0]
+            .findings
+            .iter()
+            .any(|f| f.message.contains("that is RE with the winner exchanged"));
+        assert_eq!(exchanged, re == "W+8.5", "{re}");
     }
 }
 

@@ -163,11 +163,12 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
                 Code::MarkupCountMismatch,
                 format!(
                     "RE[{}] but the record's own count (its TB/TW markup as marked, with the \
-                     captures, the {} counting and komi {}) gives {}: the record contradicts itself",
+                     captures, the {} counting and komi {}) gives {}{}: the record contradicts itself",
                     i.re,
                     rules_name(i.declared),
                     m.komi,
-                    m.result()
+                    m.result(),
+                    exchanged_hint(m, rec),
                 ),
             ));
         }
@@ -225,11 +226,7 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
                 s.result(),
                 s.komi,
                 i.dead.key(),
-                if gives_exchanged(s, rec) {
-                    "; that is RE with the winner exchanged"
-                } else {
-                    ""
-                },
+                exchanged_hint(s, rec),
                 komi_hint(s, rec, i.ended_by_passes),
                 others_hint(&matching),
             ),
@@ -312,6 +309,15 @@ fn count_names(countings: &[Counting]) -> Option<(String, &'static str)> {
         [] => None,
         [one] => Some((format!("{one} count"), "gives")),
         [init @ .., last] => Some((format!("{} and {last} counts", init.join(", ")), "give")),
+    }
+}
+
+/// "; that is RE with the winner exchanged", when it is.
+fn exchanged_hint(s: &Score, rec: Recorded) -> &'static str {
+    if gives_exchanged(s, rec) {
+        "; that is RE with the winner exchanged"
+    } else {
+        ""
     }
 }
 
