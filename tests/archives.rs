@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{jsonl, root, scratch, sgf_files};
+use common::{jsonl, root, scratch, sgf_files, zip_end_record};
 
 /// The real games of the project's corpus, as (name inside the archive, bytes),
 /// in the order a directory walk gives.
@@ -131,14 +131,6 @@ fn zip_and_tar_entries_are_audited_like_the_files_they_hold() {
     let _ = fs::remove_dir_all(&d);
 }
 
-/// Where a zip's end-of-central-directory record begins (the archives
-/// written here have no comment: the last 22 bytes).
-fn end_record(zip: &[u8]) -> usize {
-    let at = zip.len() - 22;
-    assert_eq!(&zip[at..at + 4], b"PK\x05\x06");
-    at
-}
-
 /// Zips as other writers make them are read like the files they hold: with a
 /// program before the archive (a self-extractor: every offset the directory
 /// gives is short by the program's length), written as a stream (each
@@ -171,7 +163,7 @@ fn zips_from_other_writers_are_read_whole() {
     fs::write(&streamed_path, streamed).unwrap();
 
     let mut wrapped = bytes.clone();
-    let end = end_record(&wrapped);
+    let end = zip_end_record(&wrapped);
     for at in [end + 8, end + 10] {
         wrapped[at..at + 2].copy_from_slice(&1u16.to_le_bytes());
     }

@@ -116,6 +116,14 @@ pub fn jsonl(args: &[&str]) -> (i32, Vec<serde_json::Value>) {
     (out.status.code().unwrap_or(-1), rows)
 }
 
+/// Where a zip's end-of-central-directory record begins (the archives the
+/// tests write have no comment: the last 22 bytes).
+pub fn zip_end_record(zip: &[u8]) -> usize {
+    let at = zip.len() - 22;
+    assert_eq!(&zip[at..at + 4], b"PK\x05\x06");
+    at
+}
+
 /// A record with markup in PB, PW, RE and C, for the HTML report's tests
 /// (tests/html_report.rs, tests/browser.rs); W[ee] on Black's stone makes
 /// it an error, so the report gives it a section.
