@@ -450,6 +450,36 @@ fn a_zip_of_many_entries_costs_what_a_tar_of_them_costs() {
     assert_peak_within(&z, &t, 8, "the zip against the tar.gz");
 }
 
+/// A large collection inside a tar.gz is cut into parts as it is unpacked:
+/// it costs the memory the same collection costs compressed on its own
+/// (`.sgf.gz`, a stream cut the same way), not its size (24 MB here, six
+/// times the 4 MiB a collection is read whole under).
+#[test]
+fn a_collection_in_a_tar_costs_what_the_compressed_file_costs() {
+    let d = scratch("tar-collection");
+    // 400 games, each with a 60 KB comment of letters that do not compress
+    // away (a highly compressible entry would be refused as a bomb).
+    let mut seed = 0x2545_f491u32;
+    let mut text = Vec::new();
+    for _ in 0..400 {
+        text.extend_from_slice(b"(;GM[1]SZ[9]C[");
+        for _ in 0..60_000 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            text.push(b'a' + (seed >> 16) as u8 % 26);
+        }
+        text.extend_from_slice(b"];B[ee];W[cc])\n");
+    }
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&text).unwrap();
+    fs::write(d.join("c.sgf.gz"), gz.finish().unwrap()).unwrap();
+    fs::write(d.join("c.tar.gz"), tar_gz_of(&[("c.sgf", &text)])).unwrap();
+    let f = run(&[arg(&d.join("c.sgf.gz"))], None);
+    let t = run(&[arg(&d.join("c.tar.gz"))], None);
+    assert_eq!((f.rows.len(), t.rows.len()), (400, 400));
+    assert!(t.rows.iter().all(|r| r["status"] == "ok"));
+    assert_peak_within(&t, &f, 8, "the tar.gz against the .sgf.gz");
+}
+
 /// Asserts that run `r` peaked less than `mib` MiB above run `base`.
 fn assert_peak_within(r: &Run, base: &Run, mib: u64, what: &str) {
     assert!(

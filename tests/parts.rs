@@ -403,6 +403,69 @@ fn standard_input_and_archive_entries_are_read_in_parts_like_files() {
     same_rows(&expected, &split, "tar entry");
 }
 
+/// A tar.gz entry is cut into parts as it is unpacked: a stream cut short
+/// inside it has the entry's games up to the cut audited as in the file read
+/// whole, then a row for the entry and one for the archive, damaged from
+/// there on (the entry was refused whole before, and nothing was audited).
+#[test]
+fn a_tar_entry_cut_short_has_its_games_up_to_the_cut_audited() {
+    let Whole {
+        path: p,
+        rows: whole,
+        text,
+        ..
+    } = read_whole();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    {
+        let mut t = tar::Builder::new(&mut gz);
+        let mut h = tar::Header::new_gnu();
+        h.set_size(text.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        t.append_data(&mut h, "collection.sgf", text.as_slice())
+            .unwrap();
+        t.finish().unwrap();
+    }
+    let bytes = gz.finish().unwrap();
+    let path = scratch("parts-tar-cut").join("c.tar.gz");
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    let arg = path.to_str().unwrap();
+    let entry = format!("{arg}!collection.sgf");
+    let expected = renamed(&whole, &p, &entry);
+    let (_, rows, err) = jsonl(&[arg, "--exit-zero", "-j2"], Some("2000"));
+    assert!(rows.len() >= 2, "{err}");
+    let games = rows.len() - 2;
+    // About half the games lie before the cut.
+    assert!(
+        games > expected.len() / 4 && games < expected.len() * 3 / 4,
+        "{games} of {}",
+        expected.len()
+    );
+    same_rows(
+        &expected[..games],
+        &rows[..games],
+        "the games before the cut",
+    );
+    let (at_entry, at_archive) = (&rows[games], &rows[games + 1]);
+    assert_eq!(at_entry["file"], entry.as_str());
+    assert_eq!(at_entry["game"].as_u64(), Some(games as u64));
+    assert!(
+        at_entry["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("cannot unpack"),
+        "{at_entry}"
+    );
+    assert_eq!(at_archive["file"], format!("{arg}!entry 2").as_str());
+    assert!(
+        at_archive["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("damaged or cut short"),
+        "{at_archive}"
+    );
+}
+
 /// On standard input, as in a file, a game tree longer than --max-file-size
 /// is a row of its own and the games after it are read: a stream is not
 /// refused for its length, and the long tree is counted, not kept.

@@ -9,7 +9,9 @@
 //! one larger entry) wait in memory, whatever the size of the archive. A
 //! zip's deflated game entries are handed over as they lie in the archive
 //! ([`Source::Deflated`]) and inflated by the worker that audits them, so
-//! that inflating runs on every thread, not on the reader's alone. Only entries named `*.sgf` (any letter case) are games; the
+//! that inflating runs on every thread, not on the reader's alone. A tar's
+//! game entry larger than a collection read whole is piped to the walk as
+//! it is unpacked ([`Handed::Piped`], `pipe.rs`), to be cut into parts. Only entries named `*.sgf` (any letter case) are games; the
 //! rest are skipped, as in a directory walk. A damaged archive or entry becomes
 //! an input that reports what is wrong and where, never a silent gap.
 
@@ -23,9 +25,11 @@ use std::thread;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, RandomState};
 
+mod pipe;
 mod sevenz;
 mod zip;
 
+pub use self::pipe::Pipe;
 use self::zip::read_zip;
 
 use super::error::{Action, InputError};
@@ -64,24 +68,71 @@ impl Budget {
     }
 }
 
-fn bytes_of(item: &Item) -> u64 {
-    match &item.source {
-        Source::Bytes(b) => b.len() as u64,
-        Source::Deflated(d) => d.raw.len() as u64,
+fn bytes_of(handed: &Handed) -> u64 {
+    match handed {
+        Handed::Item(Item {
+            source: Source::Bytes(b),
+            ..
+        }) => b.len() as u64,
+        Handed::Item(Item {
+            source: Source::Deflated(d),
+            ..
+        }) => d.raw.len() as u64,
         _ => 0,
+    }
+}
+
+/// An entry as the archive's reader hands it over.
+#[derive(Debug)]
+pub enum Handed {
+    /// Read (or known to be unreadable) whole.
+    Item(Item),
+    /// A game entry larger than a collection read whole
+    /// ([`super::parts::SPLIT_ABOVE`]), read from a tar stream as the walk
+    /// takes its bytes: the reader thread waits on it, so it is read to its
+    /// end (or dropped) before the next entry is asked for.
+    Piped {
+        name: String,
+        pipe: Pipe,
+        /// The size its header declares.
+        size: u64,
+    },
+}
+
+impl Handed {
+    /// The name the entry is reported under.
+    pub fn name(&self) -> &str {
+        match self {
+            Handed::Item(item) => &item.name,
+            Handed::Piped { name, .. } => name,
+        }
+    }
+
+    /// The entry as an item read whole, up to `limit` bytes.
+    pub fn into_item(self, limit: u64) -> Item {
+        match self {
+            Handed::Item(item) => item,
+            Handed::Piped { name, pipe, .. } => {
+                let source = match read_capped(pipe, 0, limit, Action::Read) {
+                    Ok(bytes) => Source::Bytes(bytes),
+                    Err(why) => Source::Broken(why),
+                };
+                Item { name, source }
+            }
+        }
     }
 }
 
 /// The entries of an archive as the reader thread unpacks them.
 pub struct Entries {
-    rx: Receiver<Item>,
+    rx: Receiver<Handed>,
     budget: Arc<Budget>,
 }
 
 impl Iterator for Entries {
-    type Item = Item;
+    type Item = Handed;
 
-    fn next(&mut self) -> Option<Item> {
+    fn next(&mut self) -> Option<Handed> {
         let item = self.rx.recv().ok()?;
         self.budget.release(bytes_of(&item));
         Some(item)
@@ -147,12 +198,13 @@ pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64, threads:
             let (name, tx, budget) = (name.clone(), tx.clone(), Arc::clone(&budget));
             let report = tx.clone();
             move || {
-                let send = move |item: Item| {
-                    budget.reserve(bytes_of(&item));
-                    tx.send(item).is_ok()
+                let send = move |handed: Handed| {
+                    budget.reserve(bytes_of(&handed));
+                    tx.send(handed).is_ok()
                 };
                 let mut out = Sender::new(send, max_entry);
                 out.threads = threads;
+                out.pipes = true;
                 // A panic in a reader or decoder must not end the archive in
                 // silence: the entries not reached get a row that says so.
                 let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -166,21 +218,21 @@ pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64, threads:
                 }));
                 if let Err(payload) = read {
                     let why = panic_message(&payload);
-                    let _ = report.send(Item {
+                    let _ = report.send(Handed::Item(Item {
                         name: entry_name(&name, "(the rest of the archive)"),
                         source: Source::Broken(InputError::ArchiveRead(format!(
                             "internal error while reading the archive ({why}); the entries \
                              after the last one reported were not read"
                         ))),
-                    });
+                    }));
                 }
             }
         });
     if let Err(e) = spawned {
-        let _ = tx.send(Item {
+        let _ = tx.send(Handed::Item(Item {
             name,
             source: Source::Broken(InputError::ArchiveRead(e.to_string())),
-        });
+        }));
     }
     Entries { rx, budget }
 }
@@ -224,9 +276,12 @@ impl SentNames {
 /// Hands entries to the walk: numbers repeated names (`name#2`), and bounds
 /// the bytes waiting in the channel.
 struct Sender {
-    /// Hands an item on; false when nobody takes it any more.
-    tx: Box<dyn FnMut(Item) -> bool>,
+    /// Hands an entry on; false when nobody takes it any more.
+    tx: Box<dyn FnMut(Handed) -> bool>,
     max_entry: u64,
+    /// Large game entries of a tar stream may be piped: another thread
+    /// takes them as they are read.
+    pipes: bool,
     /// Threads that decode a bzip2 stream's blocks (one: the reader's own).
     threads: usize,
     /// The names sent so far.
@@ -238,10 +293,11 @@ struct Sender {
 }
 
 impl Sender {
-    fn new(tx: impl FnMut(Item) -> bool + 'static, max_entry: u64) -> Sender {
+    fn new(tx: impl FnMut(Handed) -> bool + 'static, max_entry: u64) -> Sender {
         Sender {
             tx: Box::new(tx),
             max_entry,
+            pipes: false,
             threads: 1,
             names: SentNames::default(),
             sent: 0,
@@ -252,12 +308,36 @@ impl Sender {
     /// Sends an entry under a name of its own; false when the receiver is
     /// gone (the run stopped).
     fn send(&mut self, name: String, source: Source) -> bool {
+        let name = self.unique(name);
+        (self.tx)(Handed::Item(Item { name, source }))
+    }
+
+    /// The name an entry is sent under, counted as sent.
+    fn unique(&mut self, name: String) -> String {
         if fault_injected(&name) {
             panic!("fault injected by SGFAUDIT_INJECT_FAULT");
         }
-        let name = self.names.unique(name);
         self.sent += 1;
-        (self.tx)(Item { name, source })
+        self.names.unique(name)
+    }
+
+    /// Sends a game entry of `size` bytes read from `r`: read whole, or,
+    /// when pipes are on and the entry is larger than a collection read
+    /// whole (it may be one, to be cut into parts) but not than the entry
+    /// limit, piped to the walk as it is read.
+    fn game(&mut self, name: String, r: impl Read, size: u64) -> bool {
+        let split_above = super::parts::sizes().0.min(self.max_entry);
+        if self.pipes && size > split_above && size <= self.max_entry {
+            let name = self.unique(name);
+            let (pump, pipe) = pipe::pipe();
+            if !(self.tx)(Handed::Piped { name, pipe, size }) {
+                return false;
+            }
+            pump.pump(r);
+            return true;
+        }
+        let source = self.read(r, size);
+        self.send(name, source)
     }
 
     /// Reads an entry of at most `max_entry` bytes. An entry whose header
@@ -291,9 +371,10 @@ fn unreadable(out: &mut Sender, name: &str, why: InputError) {
 pub fn entries_of_bytes(bytes: Vec<u8>, name: &str, kind: Kind, max_entry: u64) -> Vec<Item> {
     let items = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let sink = std::rc::Rc::clone(&items);
+    // Pipes are off: every entry is read whole, on this thread.
     let mut out = Sender::new(
-        move |item| {
-            sink.borrow_mut().push(item);
+        move |handed: Handed| {
+            sink.borrow_mut().push(handed.into_item(max_entry));
             true
         },
         max_entry,
@@ -479,8 +560,9 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
             Source::Broken(InputError::Skipped(what.into()))
         } else {
             let size = entry.size();
-            if compression == Compression::None {
-                out.read(&mut entry, size)
+            let at = entry_name(name, &entry_path);
+            let sent = if compression == Compression::None {
+                out.game(at, &mut entry, size)
             } else {
                 let guard = RatioGuard {
                     inner: &mut entry,
@@ -488,8 +570,12 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
                     start: compressed.get(),
                     produced: 0,
                 };
-                out.read(guard, size)
+                out.game(at, guard, size)
+            };
+            if !sent {
+                return;
             }
+            continue;
         };
         if !out.send(entry_name(name, &entry_path), source) {
             return;

@@ -71,7 +71,8 @@ pub fn named(name: &str, max_size: u64) -> Item {
                 archive::entries(PathBuf::from(prefix), prefix.to_string(), kind, max_size, 1);
             return entries
                 .into_iter()
-                .find(|item| item.name == name)
+                .find(|handed| handed.name() == name)
+                .map(|handed| handed.into_item(max_size))
                 .unwrap_or_else(|| Item {
                     name: name.to_string(),
                     source: Source::Broken(InputError::NoSuchEntry),

@@ -22,7 +22,7 @@ use ignore::Match;
 
 use super::archive;
 use super::error::{Action, InputError};
-use super::item::{read_capped, special_kind, Inflating, Item, Source};
+use super::item::{read_capped, special_kind, Inflating, Item, Source, RATIO_FLOOR};
 use super::parts::{self, Parts};
 use super::{escape_name, DEFAULT_MAX_FILE_SIZE};
 
@@ -124,6 +124,30 @@ struct FailsWith(Option<io::Error>);
 impl io::Read for FailsWith {
     fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
         self.0.take().map_or(Ok(0), Err)
+    }
+}
+
+/// Bytes of a stream read ahead to judge it are reserved at once up to this
+/// (what a stream is read whole under, and one byte more to know it longer).
+const SAMPLE_AHEAD: u64 = parts::SPLIT_ABOVE + 1;
+
+/// The first bytes of a stream, read to judge it, given back before the
+/// rest of it; freed once read, so a stream cut into parts does not hold
+/// them to its end.
+struct Head {
+    bytes: Vec<u8>,
+    at: usize,
+}
+
+impl io::Read for Head {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = buf.len().min(self.bytes.len() - self.at);
+        buf[..n].copy_from_slice(&self.bytes[self.at..self.at + n]);
+        self.at += n;
+        if self.at == self.bytes.len() {
+            (self.bytes, self.at) = (Vec::new(), 0);
+        }
+        Ok(n)
     }
 }
 
@@ -368,7 +392,7 @@ impl Walk {
     /// as if they held the few KiB they look.
     fn compressed_file(&mut self, path: PathBuf, name: String) -> Option<Item> {
         match Inflating::open(&path) {
-            Ok(inflating) => self.stream(name, inflating, Action::Read),
+            Ok(inflating) => self.stream(name, inflating, Action::Read, None),
             Err(why) => Some(Item {
                 name,
                 source: Source::Broken(why),
@@ -376,24 +400,31 @@ impl Walk {
         }
     }
 
-    /// A stream read once (standard input, a file as it is decompressed):
-    /// a UTF-8 collection larger than a file read whole, by its first MiB
-    /// (the sample a file is judged by), is cut into parts as it is read,
-    /// and anything else is read whole under the file size cap. A stream
-    /// that fails after such a start (damaged, or a checksum wrong at its
-    /// end) is cut too: its games up to the error, then a row for it.
+    /// A stream read once (standard input, a file as it is decompressed,
+    /// an archive entry as it is unpacked): a UTF-8 collection larger than
+    /// a file read whole, by its first MiB (the sample a file is judged by),
+    /// is cut into parts as it is read, and anything else is read whole
+    /// under the file size cap. Its length, when declared (`len`), spares
+    /// reading ahead past the sample to learn it. A stream that fails after
+    /// such a start (damaged, or a checksum wrong at its end) is cut too:
+    /// its games up to the error, then a row for it.
     fn stream(
         &mut self,
         name: String,
         mut r: impl io::Read + Send + 'static,
         action: Action,
+        len: Option<u64>,
     ) -> Option<Item> {
         let (split_above, part_bytes) = self.part_sizes();
-        let mut head = Vec::new();
-        let want = split_above.saturating_add(1).max(1 << 20);
+        let long = len.filter(|&l| l > split_above);
+        let want = match long {
+            Some(_) => 1 << 20,
+            None => split_above.saturating_add(1).max(1 << 20),
+        };
+        let mut head = Vec::with_capacity(usize::try_from(want.min(SAMPLE_AHEAD)).unwrap_or(0));
         let read = io::Read::read_to_end(&mut io::Read::take(&mut r, want), &mut head);
         let split = parts::splits(
-            head.len() as u64,
+            long.unwrap_or(head.len() as u64),
             &head[..head.len().min(1 << 20)],
             split_above,
         );
@@ -403,18 +434,23 @@ impl Walk {
         };
         let source = match read {
             Ok(_) if split => {
-                self.parts = Some(cut(Box::new(io::Read::chain(io::Cursor::new(head), r))));
+                let head = Head { bytes: head, at: 0 };
+                self.parts = Some(cut(Box::new(io::Read::chain(head, r))));
                 return None;
             }
             Err(e) if split => {
-                let rest = io::Read::chain(io::Cursor::new(head), FailsWith(Some(e)));
-                self.parts = Some(cut(Box::new(rest)));
+                let head = Head { bytes: head, at: 0 };
+                self.parts = Some(cut(Box::new(io::Read::chain(head, FailsWith(Some(e))))));
                 return None;
             }
             Err(e) => Source::Broken(InputError::io(&e, action)),
             Ok(read) => {
+                // A declared length sizes the buffer at once, up to the
+                // floor a bomb is stopped at (it may lie), so the buffer
+                // never doubles past what is read.
+                let first = long.map_or(read as u64, |l| l.min(RATIO_FLOOR));
                 let rest = io::Read::chain(io::Cursor::new(head), r);
-                match read_capped(rest, read as u64, self.max_entry, action) {
+                match read_capped(rest, first, self.max_entry, action) {
                     Ok(bytes) => Source::Bytes(bytes),
                     Err(why) => Source::Broken(why),
                 }
@@ -445,7 +481,8 @@ impl Walk {
         let bytes = match item.source {
             Source::Bytes(bytes) if bytes.len() as u64 > split_above => bytes,
             Source::Deflated(d) if d.size > split_above => {
-                return self.stream(name, d.into_stream(), Action::Read);
+                let size = d.size;
+                return self.stream(name, d.into_stream(), Action::Read, Some(size));
             }
             source => return Some(Item { name, source }),
         };
@@ -480,7 +517,7 @@ impl Walk {
 
     fn root(&mut self, arg: String) {
         if arg == "-" {
-            if let Some(item) = self.stream(arg, io::stdin(), Action::ReadStdin) {
+            if let Some(item) = self.stream(arg, io::stdin(), Action::ReadStdin, None) {
                 self.pending.push(item);
             }
             return;
@@ -549,12 +586,19 @@ impl Walk {
                 }
             }
             if let Some(entries) = self.archive.as_mut() {
-                match entries.next() {
-                    Some(item) => match self.entry(item) {
-                        Some(item) => return Some(item),
-                        None => continue,
-                    },
-                    None => self.archive = None,
+                let next = match entries.next() {
+                    Some(archive::Handed::Item(item)) => self.entry(item),
+                    Some(archive::Handed::Piped { name, pipe, size }) => {
+                        self.stream(name, pipe, Action::Read, Some(size))
+                    }
+                    None => {
+                        self.archive = None;
+                        continue;
+                    }
+                };
+                match next {
+                    Some(item) => return Some(item),
+                    None => continue,
                 }
             }
             if self.stack.is_empty() {
