@@ -10,8 +10,9 @@
 //! zip's deflated game entries are handed over as they lie in the archive
 //! ([`Source::Deflated`]) and inflated by the worker that audits them, so
 //! that inflating runs on every thread, not on the reader's alone. A tar's
-//! game entry larger than a collection read whole is piped to the walk as
-//! it is unpacked ([`Handed::Piped`], `pipe.rs`), to be cut into parts. Only entries named `*.sgf` (any letter case) are games; the
+//! or zip's game entry larger than a collection read whole is piped to the
+//! walk as it is unpacked ([`Handed::Piped`], `pipe.rs`), to be cut into
+//! parts. Only entries named `*.sgf` (any letter case) are games; the
 //! rest are skipped, as in a directory walk. A damaged archive or entry becomes
 //! an input that reports what is wrong and where, never a silent gap.
 
@@ -88,8 +89,8 @@ pub enum Handed {
     /// Read (or known to be unreadable) whole.
     Item(Item),
     /// A game entry larger than a collection read whole
-    /// ([`super::parts::SPLIT_ABOVE`]), read from a tar stream as the walk
-    /// takes its bytes: the reader thread waits on it, so it is read to its
+    /// ([`super::parts::SPLIT_ABOVE`]), read from the archive as the walk
+    /// takes its bytes (a zip entry inflated as it goes): the reader thread waits on it, so it is read to its
     /// end (or dropped) before the next entry is asked for.
     Piped {
         name: String,
@@ -204,7 +205,7 @@ pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64, threads:
                 };
                 let mut out = Sender::new(send, max_entry);
                 out.threads = threads;
-                out.pipes = true;
+                out.can_pipe = true;
                 // A panic in a reader or decoder must not end the archive in
                 // silence: the entries not reached get a row that says so.
                 let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -279,9 +280,9 @@ struct Sender {
     /// Hands an entry on; false when nobody takes it any more.
     tx: Box<dyn FnMut(Handed) -> bool>,
     max_entry: u64,
-    /// Large game entries of a tar stream may be piped: another thread
-    /// takes them as they are read.
-    pipes: bool,
+    /// Large game entries may be piped: another thread takes them as they
+    /// are read.
+    can_pipe: bool,
     /// Threads that decode a bzip2 stream's blocks (one: the reader's own).
     threads: usize,
     /// The names sent so far.
@@ -297,7 +298,7 @@ impl Sender {
         Sender {
             tx: Box::new(tx),
             max_entry,
-            pipes: false,
+            can_pipe: false,
             threads: 1,
             names: SentNames::default(),
             sent: 0,
@@ -321,13 +322,20 @@ impl Sender {
         self.names.unique(name)
     }
 
+    /// Whether a game entry of `size` bytes is piped: pipes are on, and it
+    /// is larger than a collection read whole (it may be one, to be cut
+    /// into parts) but not than the entry limit.
+    fn pipes(&self, size: u64) -> bool {
+        let split_above = super::parts::sizes().0.min(self.max_entry);
+        self.can_pipe && size > split_above && size <= self.max_entry
+    }
+
     /// Sends a game entry of `size` bytes read from `r`: read whole, or,
     /// when pipes are on and the entry is larger than a collection read
     /// whole (it may be one, to be cut into parts) but not than the entry
     /// limit, piped to the walk as it is read.
     fn game(&mut self, name: String, r: impl Read, size: u64) -> bool {
-        let split_above = super::parts::sizes().0.min(self.max_entry);
-        if self.pipes && size > split_above && size <= self.max_entry {
+        if self.pipes(size) {
             let name = self.unique(name);
             let (pump, pipe) = pipe::pipe();
             if !(self.tx)(Handed::Piped { name, pipe, size }) {

@@ -60,12 +60,6 @@ impl Deflated {
             other => other,
         }
     }
-
-    /// The entry's bytes as they are inflated, checked as [`Deflated::inflate`]
-    /// checks them (a mismatch is an error at the end).
-    pub(crate) fn into_stream(self) -> Inflated<io::Cursor<Vec<u8>>> {
-        Inflated::inflating(io::Cursor::new(self.raw), self.size, self.crc32)
-    }
 }
 
 /// A zip entry's deflate stream as it is inflated, checked.

@@ -471,19 +471,14 @@ impl Walk {
         )
     }
 
-    /// An archive entry, or for a large UTF-8 collection read out of the
-    /// archive the start of its parts; a large zip entry's deflate stream
-    /// is inflated as its parts are cut (smaller ones are inflated whole by
-    /// the worker that audits them).
+    /// An archive entry read whole, or for a large UTF-8 collection so read
+    /// (a 7z entry) the start of its parts. Large tar and zip entries come
+    /// piped instead ([`archive::Handed::Piped`]), cut as they are unpacked.
     fn entry(&mut self, item: Item) -> Option<Item> {
         let (split_above, part_bytes) = self.part_sizes();
         let name = item.name;
         let bytes = match item.source {
             Source::Bytes(bytes) if bytes.len() as u64 > split_above => bytes,
-            Source::Deflated(d) if d.size > split_above => {
-                let size = d.size;
-                return self.stream(name, d.into_stream(), Action::Read, Some(size));
-            }
             source => return Some(Item { name, source }),
         };
         let sample = &bytes[..bytes.len().min(1 << 20)];

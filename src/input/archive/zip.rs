@@ -14,7 +14,8 @@
 //!
 //! Stored and deflated entries are read; a deflated game entry is handed over
 //! as it lies in the archive ([`Source::Deflated`]) and inflated by the worker
-//! that audits it. No entry yields more than its declared size, and every
+//! that audits it, and one larger than a collection read whole is piped to
+//! the walk as it is inflated (`pipe.rs`). No entry yields more than its declared size, and every
 //! entry's CRC-32 is checked. An encrypted entry or another method gets a
 //! row that says so.
 
@@ -250,6 +251,14 @@ fn entry<R: Read + Seek>(
                 r.size,
             ),
         };
+    }
+    if out.pipes(r.size) {
+        let at = entry_name(name, &r.name);
+        match r.method {
+            DEFLATED => out.game(at, Inflated::inflating(data, r.size, r.crc32), r.size),
+            _ => out.game(at, Checked::new(data, r.size, r.crc32), r.size),
+        };
+        return None;
     }
     let handed_over =
         r.method == DEFLATED && r.size <= out.max_entry && r.compressed <= out.max_entry;
