@@ -50,8 +50,16 @@ fn jsonl_with_input(
 }
 
 /// The UTF-8 records of corpus/real with no syntax or charset finding,
-/// one after another in one file; how many, and the longest's size.
+/// one after another in one file; how many, and the longest's size. Made
+/// once for all the tests, which run at once (each making it would empty
+/// the scratch directory under the others).
 fn collection() -> (std::path::PathBuf, usize, usize) {
+    static MADE: std::sync::OnceLock<(std::path::PathBuf, usize, usize)> =
+        std::sync::OnceLock::new();
+    MADE.get_or_init(make_collection).clone()
+}
+
+fn make_collection() -> (std::path::PathBuf, usize, usize) {
     let (_, rows, _) = jsonl(&["corpus/real"], None);
     let clean: Vec<String> = rows
         .iter()
