@@ -72,7 +72,8 @@ pub fn pipe() -> (Pump, Pipe) {
 
 impl Pump {
     /// Sends the bytes of `r` down the pipe to their end, or up to the error
-    /// that stops them (sent as an unpacking error), or until the walk drops
+    /// that stops them (an unpacking error, unless it is already one of
+    /// [`InputError`]'s), or until the walk drops
     /// its end (it has read what it needs): the rest of the entry is then
     /// left to the archive reader to pass over.
     pub fn pump(self, mut r: impl Read) {
@@ -85,6 +86,8 @@ impl Pump {
                 }
                 Ok(n) => Ok(buf[..n].to_vec()),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                // An error the entry's own checks made says what it is.
+                Err(e) if e.get_ref().is_some_and(|x| x.is::<InputError>()) => Err(e),
                 Err(e) => Err(InputError::Unpack(e.to_string()).into_io()),
             };
             let failed = message.is_err();
