@@ -724,6 +724,85 @@ fn seven_zip(blocks: &[Block7], empty: &[&str]) -> Vec<u8> {
     out
 }
 
+/// A 7z entry larger than a collection read whole is piped to the walk and
+/// cut into parts as it is decoded: its rows are those of the same games in
+/// one file. With its CRC-32 wrong, its games are audited, a row says so
+/// (once: "cannot unpack the entry: its CRC ..."), and the entry after it in
+/// the same block is read.
+#[test]
+fn a_large_7z_entry_is_cut_into_parts_as_it_is_decoded() {
+    let d = scratch("7z-piped");
+    let (_, entries) = games();
+    let mut collection = Vec::new();
+    for (_, bytes) in &entries {
+        collection.extend_from_slice(bytes);
+        collection.push(b'\n');
+    }
+    fs::write(d.join("c.sgf"), &collection).unwrap();
+    let files = vec![
+        ("c.sgf".to_string(), collection),
+        ("after.sgf".to_string(), entries[0].1.clone()),
+    ];
+    let good = Block7::lzma(&files, true);
+    let mut bad = Block7::lzma(&files, true);
+    bad.files[0].2 ^= 1;
+    fs::write(d.join("good.7z"), seven_zip(&[good], &[])).unwrap();
+    fs::write(d.join("bad.7z"), seven_zip(&[bad], &[])).unwrap();
+    // Parts of 2,000 bytes: the collection is far larger, the game after it not.
+    let rows = |file: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+            .args(["check", "--format", "jsonl", "-q", "-j2"])
+            .arg(d.join(file))
+            .env("SGFAUDIT_PART_BYTES", "2000")
+            .output()
+            .unwrap();
+        // Every name (of the game, of the one it repeats) as in the archive.
+        let archive = format!("{}!", d.join(file).display());
+        let dir = format!("{}/", d.display());
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(&l.replace(&archive, "").replace(&dir, "")).unwrap())
+            .collect::<Vec<serde_json::Value>>()
+    };
+    let whole = rows("c.sgf");
+    assert!(whole.len() > 100, "{}", whole.len());
+    for (archive, damaged) in [("good.7z", false), ("bad.7z", true)] {
+        let got = rows(archive);
+        let after = got.last().unwrap();
+        assert_eq!(after["file"], "after.sgf", "{archive}");
+        assert_eq!(after["status"], "ok", "{archive}");
+        let entry = &got[..got.len() - 1];
+        // A stream found damaged gives its games up to the last game tree
+        // seen to close, then a row for the damage: here every one but the
+        // collection's last record, whose tree never closes (GNU Go's "load
+        // and print" game, read by the parser up to the end of its file).
+        let games = if damaged {
+            let row = &entry[entry.len() - 1];
+            assert_eq!(row["file"], "c.sgf");
+            let e = row["error"].as_str().unwrap_or("");
+            assert_eq!(e, "cannot unpack the entry: its CRC does not match");
+            entry.len() - 1
+        } else {
+            whole.len()
+        };
+        assert!(
+            games + usize::from(damaged) >= whole.len(),
+            "{archive}: {games}"
+        );
+        for (a, b) in whole.iter().zip(&entry[..games]) {
+            let keys = a.as_object().unwrap().keys();
+            let differ: Vec<&String> = keys.filter(|k| a[k.as_str()] != b[k.as_str()]).collect();
+            assert!(
+                differ.is_empty(),
+                "{archive} game {}: {differ:?}",
+                a["game"]
+            );
+        }
+        assert_eq!(whole[..games], entry[..games], "{archive}");
+    }
+    let _ = fs::remove_dir_all(&d);
+}
+
 /// (entry after `archive!`, error or "") of each row.
 fn rows_of(path: &Path) -> Vec<(String, String)> {
     let (_, rows) = jsonl(&["-j1", path.to_str().unwrap()]);

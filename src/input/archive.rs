@@ -9,10 +9,10 @@
 //! one larger entry) wait in memory, whatever the size of the archive. A
 //! zip's deflated game entries are handed over as they lie in the archive
 //! ([`Source::Deflated`]) and inflated by the worker that audits them, so
-//! that inflating runs on every thread, not on the reader's alone. A tar's
-//! or zip's game entry larger than a collection read whole is piped to the
-//! walk as it is unpacked ([`Handed::Piped`], `pipe.rs`), to be cut into
-//! parts. Only entries named `*.sgf` (any letter case) are games; the
+//! that inflating runs on every thread, not on the reader's alone. A game
+//! entry larger than a collection read whole, of any kind of archive, is
+//! piped to the walk as it is unpacked ([`Handed::Piped`], `pipe.rs`), to be
+//! cut into parts. Only entries named `*.sgf` (any letter case) are games; the
 //! rest are skipped, as in a directory walk. A damaged archive or entry becomes
 //! an input that reports what is wrong and where, never a silent gap.
 

@@ -471,33 +471,6 @@ impl Walk {
         )
     }
 
-    /// An archive entry read whole, or for a large UTF-8 collection so read
-    /// (a 7z entry) the start of its parts. Large tar and zip entries come
-    /// piped instead ([`archive::Handed::Piped`]), cut as they are unpacked.
-    fn entry(&mut self, item: Item) -> Option<Item> {
-        let (split_above, part_bytes) = self.part_sizes();
-        let name = item.name;
-        let bytes = match item.source {
-            Source::Bytes(bytes) if bytes.len() as u64 > split_above => bytes,
-            source => return Some(Item { name, source }),
-        };
-        let sample = &bytes[..bytes.len().min(1 << 20)];
-        if !parts::splits(bytes.len() as u64, sample, split_above) {
-            return Some(Item {
-                name,
-                source: Source::Bytes(bytes),
-            });
-        }
-        let reader = io::BufReader::with_capacity(1 << 16, io::Cursor::new(bytes));
-        self.parts = Some(Parts::stream(
-            name,
-            Box::new(reader),
-            part_bytes,
-            self.max_entry,
-        ));
-        None
-    }
-
     fn open_archive(&mut self, path: PathBuf, name: String) {
         if let Some(kind) = archive::kind_of(&path) {
             self.archive = Some(archive::entries(
@@ -581,19 +554,19 @@ impl Walk {
                 }
             }
             if let Some(entries) = self.archive.as_mut() {
-                let next = match entries.next() {
-                    Some(archive::Handed::Item(item)) => self.entry(item),
+                // A large entry comes piped: the start of its parts, as
+                // it is unpacked (or the entry read whole, when it is no
+                // UTF-8 collection).
+                match entries.next() {
+                    Some(archive::Handed::Item(item)) => return Some(item),
                     Some(archive::Handed::Piped { name, pipe, size }) => {
-                        self.stream(name, pipe, Action::Read, Some(size))
+                        match self.stream(name, pipe, Action::Read, Some(size)) {
+                            Some(item) => return Some(item),
+                            // Its parts come first.
+                            None => continue,
+                        }
                     }
-                    None => {
-                        self.archive = None;
-                        continue;
-                    }
-                };
-                match next {
-                    Some(item) => return Some(item),
-                    None => continue,
+                    None => self.archive = None,
                 }
             }
             if self.stack.is_empty() {

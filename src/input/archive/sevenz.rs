@@ -775,6 +775,35 @@ impl<R: Read> Read for Checked<R> {
     }
 }
 
+/// A [`Checked`] entry piped to the walk: at its end, a block that ends
+/// before the entry's `size` bytes or a CRC-32 that differs is the error
+/// that ends it, as it is the row of an entry read whole.
+struct Ending<'a, R> {
+    body: &'a mut Checked<R>,
+    size: u64,
+    crc: Option<u32>,
+}
+
+impl<R: Read> Read for Ending<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.body.read(buf)?;
+        if n == 0 && !buf.is_empty() {
+            let why = if self.body.read != self.size {
+                format!("the block ends {} bytes early", self.size - self.body.read)
+            } else if self
+                .crc
+                .is_some_and(|c| c != self.body.crc.clone().finalize())
+            {
+                "its CRC does not match".into()
+            } else {
+                return Ok(0);
+            };
+            return Err(InputError::Unpack(why).into_io());
+        }
+        Ok(n)
+    }
+}
+
 /// Reads the entries of a 7z archive and hands each game (and each archive
 /// inside it) to `out`, in the archive's order.
 pub(super) fn read_7z<R: Read + Seek>(mut file: R, name: &str, out: &mut Sender) {
@@ -831,13 +860,28 @@ pub(super) fn read_7z<R: Read + Seek>(mut file: R, name: &str, out: &mut Sender)
                         crc: crc32fast::Hasher::new(),
                         read: 0,
                     };
+                    // A piped entry is sent before it is read: what goes wrong
+                    // with it ends it in the pipe, and no row follows.
+                    let piped = wanted && !is_archive_name(&entry.name) && out.pipes(size);
                     let source = if !wanted {
                         None
                     } else if is_archive_name(&entry.name) {
                         nested(out, name, &entry.name, &mut body, size)
+                    } else if piped {
+                        let at = entry_name(name, &entry.name);
+                        let ending = Ending {
+                            body: &mut body,
+                            size,
+                            crc,
+                        };
+                        if !out.game(at, ending, size) {
+                            return;
+                        }
+                        None
                     } else {
                         Some(out.read(&mut body, size))
                     };
+                    let wanted = wanted && !piped;
                     // Whatever was not read (a file not wanted, one too
                     // large) is decoded and dropped to reach the next.
                     let rest = io::copy(&mut body, &mut io::sink());
