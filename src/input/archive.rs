@@ -89,9 +89,9 @@ pub enum Handed {
     /// Read (or known to be unreadable) whole.
     Item(Item),
     /// A game entry larger than a collection read whole
-    /// ([`super::parts::SPLIT_ABOVE`]), read from the archive as the walk
-    /// takes its bytes (a zip entry inflated as it goes): the reader thread waits on it, so it is read to its
-    /// end (or dropped) before the next entry is asked for.
+    /// ([`super::parts::SPLIT_ABOVE`]), unpacked as the walk takes its
+    /// bytes: the reader thread waits on it, so it is read to its end (or
+    /// dropped) before the next entry is asked for.
     Piped {
         name: String,
         pipe: Pipe,
@@ -330,10 +330,8 @@ impl Sender {
         self.can_pipe && size > split_above && size <= self.max_entry
     }
 
-    /// Sends a game entry of `size` bytes read from `r`: read whole, or,
-    /// when pipes are on and the entry is larger than a collection read
-    /// whole (it may be one, to be cut into parts) but not than the entry
-    /// limit, piped to the walk as it is read.
+    /// Sends a game entry of `size` bytes read from `r`: piped to the walk
+    /// as it is read when [`Sender::pipes`] says so, else read whole.
     fn game(&mut self, name: String, r: impl Read, size: u64) -> bool {
         if self.pipes(size) {
             let name = self.unique(name);
