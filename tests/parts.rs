@@ -394,21 +394,23 @@ fn standard_input_and_archive_entries_are_read_in_parts_like_files() {
     }
     // The same collection as the one entry of a tar archive.
     let tar_path = scratch("parts-tar").join("c.tar");
-    {
-        let mut t = tar::Builder::new(std::fs::File::create(&tar_path).unwrap());
-        let mut h = tar::Header::new_gnu();
-        h.set_size(text.len() as u64);
-        h.set_mode(0o644);
-        h.set_cksum();
-        t.append_data(&mut h, "collection.sgf", text.as_slice())
-            .unwrap();
-        t.finish().unwrap();
-    }
+    std::fs::write(&tar_path, tar_of_collection(&text, Vec::new())).unwrap();
     let tar_arg = tar_path.to_str().unwrap();
     let expected = renamed(&whole, &p, &format!("{tar_arg}!collection.sgf"));
     let (code, split, err) = jsonl(&[tar_arg, "--exit-zero", "-j2"], Some("2000"));
     assert_eq!(code, 0, "{err}");
     same_rows(&expected, &split, "tar entry");
+}
+
+/// A tar of one entry, `collection.sgf` holding `text`, written to `out`.
+fn tar_of_collection<W: Write>(text: &[u8], out: W) -> W {
+    let mut t = tar::Builder::new(out);
+    let mut h = tar::Header::new_gnu();
+    h.set_size(text.len() as u64);
+    h.set_mode(0o644);
+    h.set_cksum();
+    t.append_data(&mut h, "collection.sgf", text).unwrap();
+    t.into_inner().unwrap()
 }
 
 /// A tar.gz entry is cut into parts as it is unpacked: a stream cut short
@@ -423,18 +425,8 @@ fn a_tar_entry_cut_short_has_its_games_up_to_the_cut_audited() {
         text,
         ..
     } = read_whole();
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    {
-        let mut t = tar::Builder::new(&mut gz);
-        let mut h = tar::Header::new_gnu();
-        h.set_size(text.len() as u64);
-        h.set_mode(0o644);
-        h.set_cksum();
-        t.append_data(&mut h, "collection.sgf", text.as_slice())
-            .unwrap();
-        t.finish().unwrap();
-    }
-    let bytes = gz.finish().unwrap();
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let bytes = tar_of_collection(&text, gz).finish().unwrap();
     let path = scratch("parts-tar-cut").join("c.tar.gz");
     std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
     let arg = path.to_str().unwrap();
