@@ -15,9 +15,9 @@
 //! Stored and deflated entries are read; a deflated game entry is handed over
 //! as it lies in the archive ([`Source::Deflated`]) and inflated by the worker
 //! that audits it, and one larger than a collection read whole is piped to
-//! the walk as it is inflated (`pipe.rs`). No entry yields more than its declared size, and every
-//! entry's CRC-32 is checked. An encrypted entry or another method gets a
-//! row that says so.
+//! the walk as it is inflated (`pipe.rs`). No entry yields more than its
+//! declared size, and every entry's CRC-32 is checked. An encrypted entry or
+//! another method gets a row that says so.
 
 use std::io::{self, Read, Seek, SeekFrom};
 
@@ -253,6 +253,7 @@ fn entry<R: Read + Seek>(
         };
     }
     if out.pipes(r.size) {
+        // Sent as it is read; were the walk gone, the next send says so.
         let at = entry_name(name, &r.name);
         match r.method {
             DEFLATED => out.game(at, Inflated::inflating(data, r.size, r.crc32), r.size),
