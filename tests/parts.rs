@@ -603,3 +603,79 @@ fn a_zip_entry_is_inflated_as_its_parts_are_cut() {
         }
     }
 }
+
+/// How many game trees of an SGF text close within its first `len` bytes:
+/// its top-level `)` outside property values, counted by a scan of its own
+/// (the records of [`collection`] have no syntax finding).
+fn trees_closed_within(text: &[u8], len: usize) -> usize {
+    let (mut depth, mut in_value, mut escaped, mut closed) = (0u32, false, false, 0);
+    for &b in &text[..len] {
+        if in_value {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b']' => in_value = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'[' => in_value = true,
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                closed += usize::from(depth == 0);
+            }
+            _ => {}
+        }
+    }
+    closed
+}
+
+/// A compressed collection too small to be read in parts that fails while
+/// it is decompressed (cut short, or its checksum wrong) is cut like a large
+/// one: the games whose tree closes before the damage are audited as in the
+/// plain file, then a row says what is damaged (before, the one row alone).
+#[test]
+fn a_small_compressed_collection_cut_short_has_its_games_before_the_cut() {
+    use std::io::{Read as _, Write as _};
+    let Whole {
+        path: p,
+        rows: whole,
+        text,
+        ..
+    } = read_whole();
+    assert!(text.len() < 4 << 20, "{} bytes: read in parts", text.len());
+    let dir = scratch("parts-small-cut");
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(&text).unwrap();
+    let gz = e.finish().unwrap();
+    let mut wrong_crc = gz.clone();
+    let crc = wrong_crc.len() - 8;
+    wrong_crc[crc] ^= 0xff;
+    for (file, bytes) in [
+        ("cut.sgf.gz", gz[..gz.len() / 2].to_vec()),
+        ("crc.sgf.gz", wrong_crc),
+    ] {
+        // What a decompressor gives of it before the error.
+        let mut given = Vec::new();
+        let error = flate2::read::GzDecoder::new(&bytes[..]).read_to_end(&mut given);
+        assert!(error.is_err(), "{file}");
+        let games = trees_closed_within(&text, given.len());
+        assert!(games > 0, "{file}: {} bytes given", given.len());
+        let path = dir.join(file);
+        std::fs::write(&path, &bytes).unwrap();
+        let name = path.to_str().unwrap();
+        let expected = renamed(&whole, &p, name);
+        let (code, rows, err) = jsonl(&[name, "-j2"], None);
+        assert_eq!(code, 1, "{err}");
+        assert_eq!(rows.len(), games + 1, "{file}: {err}");
+        same_rows(&expected[..games], &rows[..games], file);
+        let last = &rows[games];
+        assert_eq!(last["game"].as_u64(), Some(games as u64), "{last}");
+        let why = last["error"].as_str().unwrap_or("");
+        assert!(why.starts_with("cannot decompress: "), "{last}");
+        let (_, one_thread, _) = jsonl(&[name, "-j1"], None);
+        assert_eq!(one_thread, rows, "{file}: -j1 and -j2");
+    }
+}

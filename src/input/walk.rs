@@ -405,9 +405,9 @@ impl Walk {
     /// a file read whole, by its first MiB (the sample a file is judged by),
     /// is cut into parts as it is read, and anything else is read whole
     /// under the file size cap. Its length, when declared (`len`), spares
-    /// reading ahead past the sample to learn it. A stream that fails after
-    /// such a start (damaged, or a checksum wrong at its end) is cut too:
-    /// its games up to the error, then a row for it.
+    /// reading ahead past the sample to learn it. A UTF-8 collection that
+    /// fails (damaged, cut short, a checksum wrong at its end) is cut too,
+    /// whatever its length: its games up to the error, then a row for it.
     fn stream(
         &mut self,
         name: String,
@@ -423,11 +423,12 @@ impl Walk {
         };
         let mut head = Vec::with_capacity(usize::try_from(want.min(SAMPLE_AHEAD)).unwrap_or(0));
         let read = io::Read::read_to_end(&mut io::Read::take(&mut r, want), &mut head);
-        let split = parts::splits(
-            long.unwrap_or(head.len() as u64),
-            &head[..head.len().min(1 << 20)],
-            split_above,
-        );
+        // A stream that fails is cut whatever its length, as a long one is.
+        let len = match read {
+            Ok(_) => long.unwrap_or(head.len() as u64),
+            Err(_) => u64::MAX,
+        };
+        let split = parts::splits(len, &head[..head.len().min(1 << 20)], split_above);
         let cut = |rest: Box<dyn io::Read + Send>| {
             let reader = io::BufReader::with_capacity(1 << 16, rest);
             Parts::stream(name.clone(), Box::new(reader), part_bytes, self.max_entry)
