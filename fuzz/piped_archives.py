@@ -1,15 +1,17 @@
 """Fuzzes the sgfaudit binary on archives whose game entries are collections
 large enough to be piped to the walk and cut into parts as they are unpacked
 (src/input/archive/pipe.rs), a path the in-process `archive` target (pipes
-off) does not take. Each input (a zip stored or deflated, a tar, a tar.gz of
-real games from corpus/real, mutated: bit flips, cuts, insertions, copied
-spans) is audited at -j1 and -j2 under a 4 GB address-space limit and a 20 s
-timeout; a crash, a hang, an input without a row or two outputs that differ
-are kept in fuzz/artifacts/piped/.
+off) does not take, and on compressed collection files, cut into parts when
+they fail whatever their size (src/input/walk.rs). Each input (a zip stored
+or deflated, a tar, a tar.gz, a .sgf.gz, .sgf.bz2 or .sgf.xz of real games
+from corpus/real, mutated: bit flips, cuts, insertions, copied spans) is
+audited at -j1 and -j2 under a 4 GB address-space limit and a 20 s timeout;
+a crash, a hang, an input without a row or two outputs that differ are kept
+in fuzz/artifacts/piped/.
 
     python3 fuzz/piped_archives.py SEED SECONDS   (after cargo build --release)
 """
-import random, subprocess, os, sys, zipfile, tarfile, io, time
+import random, subprocess, os, sys, zipfile, tarfile, io, time, gzip, bz2, lzma
 
 ROOT=os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT=os.path.join(ROOT,'fuzz','artifacts','piped')
@@ -24,9 +26,13 @@ def entries():
     for i in range(random.randint(1,4)):
         out.append((random.choice(['c','d/e','f'])+str(i)+random.choice(['.sgf','.SGF','.txt']), coll() if random.random()<0.7 else random.choice(games)))
     return out
+SUFFIX={'zip':'zip','tar':'tar','tgz':'tar.gz','gz':'sgf.gz','bz2':'sgf.bz2','xz':'sgf.xz'}
+COMPRESS={'gz':gzip.compress,'bz2':bz2.compress,'xz':lzma.compress}
 def mk():
-    es=entries(); kind=random.choice(['zip','tar','tgz'])
+    es=entries(); kind=random.choice(list(SUFFIX))
     b=io.BytesIO()
+    if kind in COMPRESS:
+        return kind, bytearray(COMPRESS[kind](b'\n'.join(d for _,d in es)))
     if kind=='zip':
         with zipfile.ZipFile(b,'w',random.choice([zipfile.ZIP_STORED,zipfile.ZIP_DEFLATED])) as z:
             for n,d in es: z.writestr(n,d)
@@ -45,9 +51,14 @@ def mutate(b):
         else: i=random.randrange(len(b)); j=min(len(b),i+random.randint(1,300)); b[i:i]=b[i:j]
     return b
 n=bad=0; t0=time.time()
-env=dict(os.environ, SGFAUDIT_PART_BYTES=str(random.choice([300,2000])))
 while time.time()-t0 < float(sys.argv[2]):
-    kind,b=mk(); b=mutate(b); p=os.path.join(OUT,'current%d.%s'%(seed,{'zip':'zip','tar':'tar','tgz':'tar.gz'}[kind]))
+    # Small parts pipe nearly every archive entry; the default sizes leave
+    # a damaged compressed file to be cut because it failed.
+    env=dict(os.environ)
+    part=random.choice([300,2000,None])
+    if part: env['SGFAUDIT_PART_BYTES']=str(part)
+    else: env.pop('SGFAUDIT_PART_BYTES',None)
+    kind,b=mk(); b=mutate(b); p=os.path.join(OUT,'current%d.%s'%(seed,SUFFIX[kind]))
     open(p,'wb').write(b)
     outs=[]
     for j in ('-j1','-j2'):
@@ -55,10 +66,10 @@ while time.time()-t0 < float(sys.argv[2]):
             r=subprocess.run(['prlimit','--as=4000000000',BIN,'check',p,'-q','--format','jsonl',j],capture_output=True,timeout=20,env=env)
             outs.append(r.stdout)
             if r.returncode not in (0,1,2) or b'panicked' in r.stderr or b'internal error' in r.stdout or not r.stdout.strip():
-                bad+=1; os.system('cp %s %s/bad%d_%d.%s'%(p,OUT,seed,bad,kind)); print('BAD',j,r.returncode,r.stderr[-300:]); break
+                bad+=1; os.system('cp %s %s/bad%d_%d.%s'%(p,OUT,seed,bad,SUFFIX[kind])); print('BAD',j,r.returncode,r.stderr[-300:]); break
         except subprocess.TimeoutExpired:
-            bad+=1; os.system('cp %s %s/hang%d_%d.%s'%(p,OUT,seed,bad,kind)); print('HANG'); break
+            bad+=1; os.system('cp %s %s/hang%d_%d.%s'%(p,OUT,seed,bad,SUFFIX[kind])); print('HANG'); break
     if len(outs)==2 and outs[0]!=outs[1]:
-        bad+=1; os.system('cp %s %s/nondet%d_%d.%s'%(p,OUT,seed,bad,kind)); print('NONDET')
+        bad+=1; os.system('cp %s %s/nondet%d_%d.%s'%(p,OUT,seed,bad,SUFFIX[kind])); print('NONDET')
     n+=1
 print('runs',n,'bad',bad)
