@@ -1,4 +1,5 @@
-//! The formats CI tools read: GitHub workflow commands and job summary.
+//! The formats CI tools read: GitHub workflow commands and job summary,
+//! SARIF, GitLab Code Quality.
 
 mod common;
 
@@ -197,4 +198,125 @@ fn sarif_validates_against_the_schema() {
         String::from_utf8_lossy(&check.stdout),
         String::from_utf8_lossy(&check.stderr)
     );
+}
+
+fn gitlab(args: &[&str]) -> (i32, Vec<serde_json::Value>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", "--format", "gitlab", "-q"])
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run sgfaudit");
+    let issues: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    (
+        out.status.code().unwrap_or(-1),
+        issues.as_array().expect("a JSON array").clone(),
+    )
+}
+
+/// One GitLab Code Quality issue per finding of the JSONL output, in the
+/// same order: the code as check name, GitLab's severity for the finding's
+/// (error major, warning minor, info info), the file (an archive entry's
+/// archive) and line, a description that names the code, the message and
+/// the game; a fingerprint of 32 hex digits for each, no two alike.
+#[test]
+fn gitlab_code_quality_holds_every_finding_once() {
+    let (code, issues) = gitlab(&["corpus/"]);
+    let (jsonl_code, rows) = jsonl(&[root().join("corpus").to_str().unwrap()]);
+    assert_eq!(code, jsonl_code);
+    let prefix = format!("{}/", root().display());
+    let findings: Vec<(&serde_json::Value, &serde_json::Value)> = rows
+        .iter()
+        .flat_map(|r| {
+            r["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(move |f| (r, f))
+        })
+        .collect();
+    assert_eq!(issues.len(), findings.len());
+    assert!(issues.len() > 100, "{}", issues.len());
+    let mut fingerprints = std::collections::HashSet::new();
+    for (issue, (row, f)) in issues.iter().zip(&findings) {
+        assert_eq!(issue["check_name"], f["code"]);
+        let severity = match f["severity"].as_str().unwrap() {
+            "error" => "major",
+            "warning" => "minor",
+            _ => "info",
+        };
+        assert_eq!(issue["severity"], severity, "{issue}");
+        // corpus/ holds no archive: every path is the file's.
+        let file = row["file"].as_str().unwrap().strip_prefix(&prefix).unwrap();
+        assert_eq!(issue["location"]["path"], file, "{issue}");
+        let line = f["line"].as_u64().unwrap_or(1);
+        assert_eq!(issue["location"]["lines"]["begin"], line, "{issue}");
+        let text = issue["description"].as_str().unwrap();
+        let head = format!(
+            "{} {}: {}",
+            f["code"].as_str().unwrap(),
+            f["name"].as_str().unwrap(),
+            f["message"].as_str().unwrap().replace(&prefix, "")
+        );
+        assert!(text.starts_with(&head), "{text}");
+        assert!(text.contains(&format!("game {}", row["game"])), "{text}");
+        let print = issue["fingerprint"].as_str().unwrap();
+        assert!(
+            print.len() == 32 && print.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{print}"
+        );
+        assert!(fingerprints.insert(print.to_string()), "twice: {issue}");
+    }
+}
+
+/// A fingerprint names its finding whatever else the run holds and however
+/// the path is written: the findings of one directory audited alone, as
+/// `./DIR`, carry the fingerprints they carry in a run over all of corpus/,
+/// so GitLab tells a new finding from one already there. A run with no
+/// finding is an empty array.
+#[test]
+fn gitlab_fingerprints_do_not_depend_on_the_rest_of_the_run() {
+    let (_, all) = gitlab(&["corpus/", "-j2"]);
+    let (_, alone) = gitlab(&["./corpus/rules", "-j1"]);
+    let of = |issues: &[serde_json::Value]| -> Vec<(String, String)> {
+        issues
+            .iter()
+            .filter(|i| {
+                i["location"]["path"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("corpus/rules/")
+            })
+            .map(|i| (i["fingerprint"].to_string(), i["description"].to_string()))
+            .collect()
+    };
+    assert!(!of(&alone).is_empty());
+    assert_eq!(of(&alone).len(), alone.len(), "paths lose their ./");
+    assert_eq!(of(&all), of(&alone));
+    let (code, none) = gitlab(&["corpus/rules", "--select", "X"]);
+    assert_eq!((code, none.len()), (0, 0));
+}
+
+/// A finding in an archive entry points at the archive, the only file in
+/// the repository, and its description names the entry.
+#[test]
+fn gitlab_issues_of_an_archive_entry_point_at_the_archive() {
+    use std::io::Write as _;
+    let dir = scratch("gitlab-zip");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(dir.join("games.zip")).unwrap());
+    zip.start_file("2019/ko.sgf", zip::write::SimpleFileOptions::default())
+        .unwrap();
+    zip.write_all(&std::fs::read(root().join("corpus/rules/ko-immediate.sgf")).unwrap())
+        .unwrap();
+    zip.finish().unwrap();
+    let (_, issues) = gitlab(&[dir.join("games.zip").to_str().unwrap()]);
+    let (_, plain) = gitlab(&["corpus/rules/ko-immediate.sgf"]);
+    assert_eq!(issues.len(), plain.len());
+    assert!(!issues.is_empty());
+    let archive = dir.join("games.zip");
+    for i in &issues {
+        assert_eq!(i["location"]["path"], archive.to_str().unwrap(), "{i}");
+        let text = i["description"].as_str().unwrap();
+        assert!(text.contains("(entry 2019/ko.sgf, game 0"), "{text}");
+    }
 }

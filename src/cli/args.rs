@@ -102,6 +102,8 @@ pub enum Format {
     Github,
     /// SARIF 2.1.0, one result per finding, for code-scanning dashboards.
     Sarif,
+    /// A GitLab Code Quality report, one issue per finding, for merge requests.
+    Gitlab,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -11,6 +11,7 @@ use sgfaudit::input::{self, Walk};
 use sgfaudit::pipeline::{self, Output};
 use sgfaudit::report::csv::{CsvGamesReporter, CsvReporter};
 use sgfaudit::report::github::GithubReporter;
+use sgfaudit::report::gitlab::GitlabReporter;
 use sgfaudit::report::html::HtmlReporter;
 use sgfaudit::report::jsonl::JsonlReporter;
 use sgfaudit::report::sarif::SarifReporter;
@@ -195,6 +196,7 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter>>, ExitCode> {
         Format::Csv => Box::new(CsvGamesReporter::new(stdout)),
         Format::Github => Box::new(GithubReporter::new(stdout, step_summary())),
         Format::Sarif => Box::new(SarifReporter::new(stdout)),
+        Format::Gitlab => Box::new(GitlabReporter::new(stdout)),
     }];
     if let Some(dir) = &args.out {
         match CsvReporter::create(dir) {

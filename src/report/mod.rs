@@ -1,6 +1,6 @@
 //! Output: every format behind one [`Reporter`] trait, plus the archive-wide
 //! [`Summary`] they all can use. Only this layer knows JSON, CSV, SARIF,
-//! GitHub's workflow commands, HTML, Arrow and Parquet.
+//! GitHub's workflow commands, GitLab's Code Quality JSON, HTML, Arrow and Parquet.
 
 #[cfg(feature = "parquet")]
 pub mod arrow;
@@ -8,6 +8,7 @@ pub mod chart;
 pub mod csv;
 pub mod diagram;
 pub mod github;
+pub mod gitlab;
 pub mod html;
 pub mod jsonl;
 #[cfg(feature = "parquet")]
