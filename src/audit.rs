@@ -306,6 +306,26 @@ pub fn audit_bytes(
     }
 }
 
+/// Findings about a move are placed where the move is written: the offset,
+/// line and column of its `B` or `W` in the file.
+fn locate_moves(collection: &sgf::Collection, index: usize, moves: u32, findings: &mut [Finding]) {
+    let wanted: Vec<u32> = findings
+        .iter()
+        .filter(|f| f.location.is_none())
+        .filter_map(|f| f.move_number.filter(|&m| m > 0))
+        .collect();
+    if wanted.is_empty() {
+        return;
+    }
+    let places = collection.move_locations(index, moves, &wanted);
+    for f in findings.iter_mut().filter(|f| f.location.is_none()) {
+        let Some(m) = f.move_number else { continue };
+        if let Ok(i) = places.binary_search_by_key(&m, |&(n, _)| n) {
+            f.location = Some(places[i].1);
+        }
+    }
+}
+
 fn audit_game(
     collection: &sgf::Collection,
     index: usize,
@@ -352,6 +372,7 @@ fn audit_game(
         &opts.scoring,
         &mut findings,
     );
+    locate_moves(collection, index, outcome.moves, &mut findings);
     let pictures = (opts.pictures && pictures::wanted(&findings, &scoring)).then(|| {
         let final_board = replayer.board().snapshot();
         Box::new(pictures::take(

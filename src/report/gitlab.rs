@@ -7,7 +7,8 @@
 //! fingerprint as one, and compares fingerprints between the base and the
 //! head of a merge request to tell new findings from fixed ones; so a
 //! fingerprint names the finding, not its wording: the input, the game, the
-//! code, the move, the byte offset, and how many findings of the game share
+//! code, the move (for a finding with none, the byte offset: text added
+//! above a move does not rename it), and how many findings of the game share
 //! these before it (not the message, whose wording may improve, nor the
 //! other inputs of the run). Issues are written as they come, so memory
 //! does not grow with the run.
@@ -113,7 +114,10 @@ impl<W: Write> Reporter for GitlabReporter<W> {
         // each gets a fingerprint of its own.
         let mut seen: HashMap<(&'static str, Option<u32>, Option<u64>), u32> = HashMap::new();
         for f in &game.findings {
-            let offset = f.location.as_ref().map(|l| l.offset);
+            let offset = match f.move_number {
+                Some(m) if m > 0 => None,
+                _ => f.location.as_ref().map(|l| l.offset),
+            };
             let nth = seen
                 .entry((f.code.id(), f.move_number, offset))
                 .or_insert(0);

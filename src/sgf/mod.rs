@@ -44,7 +44,14 @@ pub struct Collection {
     pub scan: Scan,
     /// Every problem offset located, sorted by offset (one sweep over the text).
     locations: Vec<(usize, Location)>,
+    /// The text located every [`CHECKPOINT`] bytes, made by the first game
+    /// whose moves are located: a move is then located from the checkpoint
+    /// before it, not from the start of a long collection.
+    checkpoints: std::sync::OnceLock<Vec<(usize, Location)>>,
 }
+
+/// Bytes of text between two checkpoints of [`Collection`].
+const CHECKPOINT: usize = 64 << 10;
 
 /// One game of a collection after parsing.
 pub struct ParsedGame {
@@ -89,6 +96,7 @@ fn collection(decoded: decode::Decoded) -> Collection {
         decoded,
         scan,
         locations,
+        checkpoints: std::sync::OnceLock::new(),
     }
 }
 
@@ -114,6 +122,69 @@ impl Collection {
                 |x| x.1,
             ),
         }
+    }
+
+    /// Where moves of game `index`'s main line begin in the file (their `B`
+    /// or `W`), for the move numbers in `wanted`; none unless the text's main
+    /// line holds exactly `moves` moves, the record's count (a tree the
+    /// parser read only in part, say), so a place is never a guess.
+    pub fn move_locations(&self, index: usize, moves: u32, wanted: &[u32]) -> Vec<(u32, Location)> {
+        let Some(span) = self.scan.tree(index) else {
+            return Vec::new();
+        };
+        let raw = &self.decoded.text[span.start..span.end];
+        let cleaned;
+        let src = if span.problems.iter().any(|p| p.junk_len > 0) {
+            cleaned = blank_junk(raw, span.start, &span.problems);
+            cleaned.as_str()
+        } else {
+            raw
+        };
+        let mut wanted: Vec<u32> = wanted.to_vec();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let (mut n, mut found) = (0u32, Vec::with_capacity(wanted.len()));
+        scan::main_line_moves(src, |at| {
+            n = n.saturating_add(1);
+            if wanted.binary_search(&n).is_ok() {
+                found.push((n, span.start + at));
+            }
+        });
+        if n != moves || found.is_empty() {
+            return Vec::new();
+        }
+        let checkpoints = self.checkpoints.get_or_init(|| {
+            let at: Vec<usize> = (0..self.decoded.text.len()).step_by(CHECKPOINT).collect();
+            scan::locate_all(&self.decoded.text, &at, self.decoded.bom_len as u64, |s| {
+                self.decoded.encoded_len(s)
+            })
+        });
+        let first = found[0].1;
+        let from = checkpoints[..checkpoints.partition_point(|(o, _)| *o <= first)]
+            .last()
+            .copied()
+            .unwrap_or((
+                0,
+                Location {
+                    offset: self.decoded.bom_len as u64,
+                    line: 1,
+                    column: 1,
+                },
+            ));
+        let offsets: Vec<usize> = found.iter().map(|&(_, o)| o).collect();
+        let located = scan::locate_from(&self.decoded.text, from, &offsets, |s| {
+            self.decoded.encoded_len(s)
+        });
+        found
+            .iter()
+            .filter_map(|&(m, o)| {
+                let i = located.partition_point(|(x, _)| *x < o);
+                located
+                    .get(i)
+                    .filter(|(x, _)| *x == o)
+                    .map(|&(_, l)| (m, l))
+            })
+            .collect()
     }
 
     /// Findings about the file rather than one game, each with the game it is

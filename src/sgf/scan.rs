@@ -433,6 +433,48 @@ pub fn main_line_len(src: &str) -> u64 {
     n
 }
 
+/// Calls `at` with the offset of each move property's `B` or `W` on a game
+/// tree's main line, in order: the moves the record's main line holds,
+/// numbered from 1 as findings number them. Property values are skipped
+/// escape-aware. An identifier is its capital letters, as the parser reads
+/// old files' mixed-case ones (`nolowercaseW` is `W`): `B [aa]` is a move,
+/// `AB[aa]` and `b[aa]` are not.
+pub fn main_line_moves(src: &str, mut at: impl FnMut(usize)) {
+    let b = src.as_bytes();
+    walk_main_line(src, |start, end| {
+        // The move letter of the identifier before the next value, if only
+        // white space follows it.
+        let mut ident: Option<Option<usize>> = None;
+        let mut i = start + 1;
+        while i < end {
+            match b[i] {
+                b'[' => {
+                    if let Some(Some(s)) = ident.take() {
+                        at(s);
+                    }
+                    i = value_end(b, i + 1).map_or(end, |e| e + 1);
+                }
+                c if c.is_ascii_alphabetic() => {
+                    let (mut capitals, mut letter) = (0, None);
+                    while i < end && b[i].is_ascii_alphabetic() {
+                        if b[i].is_ascii_uppercase() {
+                            capitals += 1;
+                            letter = matches!(b[i], b'B' | b'W').then_some(i);
+                        }
+                        i += 1;
+                    }
+                    ident = Some(letter.filter(|_| capitals == 1));
+                }
+                c if c.is_ascii_whitespace() => i += 1,
+                _ => {
+                    ident = None;
+                    i += 1;
+                }
+            }
+        }
+    });
+}
+
 /// Calls `node` with the byte range of each node of the main line, in order.
 fn walk_main_line(src: &str, mut node: impl FnMut(usize, usize)) {
     let b = src.as_bytes();
@@ -457,10 +499,18 @@ fn walk_main_line(src: &str, mut node: impl FnMut(usize, usize)) {
                 open = Some(i);
                 i += 1;
             }
-            // The main line goes on inside the first variation.
+            // The main line goes on inside the first variation; `()`, which
+            // holds no node, is passed over, as the parser passes it over.
             b'(' => {
                 close(&mut open, i);
                 i += 1;
+                let after = i + b[i..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_whitespace())
+                    .count();
+                if b.get(after) == Some(&b')') {
+                    i = after + 1;
+                }
             }
             // The end of the main line's deepest sequence: the main line ends.
             b')' => {
@@ -525,10 +575,30 @@ pub fn locate_all(
     base: u64,
     encoded_len: impl Fn(&str) -> u64,
 ) -> Vec<(usize, Location)> {
-    let mut sorted: Vec<usize> = offsets.iter().map(|&o| floor_boundary(text, o)).collect();
+    let start = Location {
+        offset: base,
+        line: 1,
+        column: 1,
+    };
+    locate_from(text, (0, start), offsets, encoded_len)
+}
+
+/// [`locate_all`] from a place already located: `from` is a text offset and
+/// its location; every offset must lie at or after it.
+pub fn locate_from(
+    text: &str,
+    from: (usize, Location),
+    offsets: &[usize],
+    encoded_len: impl Fn(&str) -> u64,
+) -> Vec<(usize, Location)> {
+    let mut sorted: Vec<usize> = offsets
+        .iter()
+        .map(|&o| floor_boundary(text, o.max(from.0)))
+        .collect();
     sorted.sort_unstable();
     sorted.dedup();
-    let (mut pos, mut line, mut column, mut file) = (0usize, 1u32, 1u32, base);
+    let (mut pos, at) = from;
+    let (mut line, mut column, mut file) = (at.line, at.column, at.offset);
     let mut out = Vec::with_capacity(sorted.len());
     for off in sorted {
         let seg = &text[pos..off];
@@ -623,6 +693,33 @@ mod tests {
             .map(|&(s, e)| &src[s..e])
             .collect();
         assert_eq!(nodes, [";GM[1]C[a;(b)]", ";B[aa]", ";W[bb]", ";B[cc]"]);
+    }
+
+    /// An empty variation is passed over, as sgf-parse passes it over (the
+    /// audit of such a record counts the moves after it).
+    #[test]
+    fn main_line_passes_over_an_empty_variation() {
+        let src = "(;B[aa]( );W[bb]()(;B[cc])(;B[dd]))";
+        let nodes: Vec<&str> = main_line_nodes(src)
+            .iter()
+            .map(|&(s, e)| &src[s..e])
+            .collect();
+        assert_eq!(nodes, [";B[aa]", ";W[bb]", ";B[cc]"]);
+    }
+
+    /// The moves of the main line, by the offset of their `B` or `W`: not a
+    /// move inside a value, not `AB` or `b`, a move with white space before its
+    /// value, a mixed-case identifier by its one capital, two in one node.
+    #[test]
+    fn main_line_moves_are_its_b_and_w_properties() {
+        let src = "(;AB[aa]C[B[bb\\]W[cc]];b[dd]B [ee];nolowerW[ff]BL[3](;W[gg]B[hh])(;B[ii]))";
+        let mut at = Vec::new();
+        main_line_moves(src, |o| at.push(o));
+        let expected: Vec<usize> = ["B [ee]", "W[ff]", "W[gg]", "B[hh]"]
+            .iter()
+            .map(|m| src.find(m).unwrap())
+            .collect();
+        assert_eq!(at, expected);
     }
 
     #[test]

@@ -1,0 +1,99 @@
+//! Where a finding about a move is: the byte offset in the file, the line
+//! and the column (in characters) of the move's `B` or `W` on the main line.
+
+mod common;
+
+use common::{audit_text, root};
+use sgfaudit::audit::{audit_bytes, AuditOptions};
+use sgfaudit::core::replay::Replayer;
+
+/// The main line goes into the first variation; a `B[..]` inside a comment
+/// (an escaped `]` in it too), `AB`, and moves of later variations are not
+/// moves of it; white space may stand between `B` and its value.
+#[test]
+fn a_move_finding_points_at_its_move_on_the_main_line() {
+    let text =
+        "(;GM[1]FF[4]SZ[9]C[not B[aa]\\] a move]AB[ab]\n;B[ee]\n(;W[ee]TR[aa];B [dd]) (;W[cc])\n)";
+    let r = audit_text(text);
+    let g = &r.games[0];
+    assert_eq!(g.moves, 3);
+    let occupied = g
+        .findings
+        .iter()
+        .find(|f| f.code.id() == "R401")
+        .expect("W E5 on Black's stone");
+    assert_eq!(occupied.move_number, Some(2));
+    let loc = occupied.location.expect("located");
+    let at = text.find("(;W[ee]").unwrap() + 2;
+    assert_eq!((loc.offset, loc.line, loc.column), (at as u64, 3, 3));
+}
+
+/// In a file in a legacy charset the offset counts the file's bytes and the
+/// column characters: two GBK characters before the move are four bytes
+/// (six in UTF-8) and two columns.
+#[test]
+fn a_move_in_a_legacy_charset_is_placed_in_the_file_bytes() {
+    let text = "(;GM[1]FF[4]CA[GB2312]SZ[9]PB[棋手]\n;B[ee];W[ee])";
+    let (bytes, _, unmappable) = encoding_rs::GBK.encode(text);
+    assert!(!unmappable);
+    let at = bytes.windows(5).position(|w| w == b"W[ee]").unwrap();
+    assert_ne!(at, text.find("W[ee]").unwrap(), "the encodings differ");
+    let r = audit_bytes(
+        "gbk.sgf",
+        &bytes,
+        &AuditOptions::default(),
+        &mut Replayer::new(),
+    );
+    let g = &r.games[0];
+    let occupied = g.findings.iter().find(|f| f.code.id() == "R401").unwrap();
+    let loc = occupied.location.expect("located");
+    assert_eq!((loc.offset, loc.line, loc.column), (at as u64, 2, 8));
+}
+
+/// Over the bundled real records, every finding about a move carries a
+/// place, and at that byte of the file stands the move itself: its colour's
+/// letter, then its point (read from the file, not from the audit), on the
+/// line the file's newlines before it give.
+#[test]
+fn every_move_finding_of_the_real_records_points_at_its_move() {
+    let (_, rows) = common::jsonl(&[root().join("corpus/real").to_str().unwrap()]);
+    let (mut about_moves, mut checked) = (0, 0);
+    for r in &rows {
+        let file = r["file"].as_str().unwrap();
+        for f in r["findings"].as_array().unwrap() {
+            if f["move"].as_u64().unwrap_or(0) == 0 {
+                continue;
+            }
+            about_moves += 1;
+            let Some(offset) = f["offset"].as_u64() else {
+                continue;
+            };
+            let bytes = std::fs::read(file).unwrap();
+            let at = &bytes[offset as usize..];
+            let colour = f["color"].as_str().unwrap_or("");
+            assert!(
+                colour.is_empty() || at.starts_with(colour.as_bytes()),
+                "{file}: {f}"
+            );
+            let open = at.iter().position(|&b| b == b'[').unwrap();
+            assert!(
+                at[1..open].iter().all(u8::is_ascii_whitespace),
+                "{file}: {f}"
+            );
+            let close = open + at[open..].iter().position(|&b| b == b']').unwrap();
+            if let Some(point) = f["point"].as_str() {
+                let value = String::from_utf8_lossy(&at[open + 1..close]).to_lowercase();
+                assert_eq!(value, point, "{file}: {f}");
+            }
+            let line = bytes[..offset as usize]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1;
+            assert_eq!(f["line"].as_u64(), Some(line as u64), "{file}: {f}");
+            checked += 1;
+        }
+    }
+    assert!(about_moves > 1000, "{about_moves}");
+    assert_eq!(checked, about_moves, "every move finding is placed");
+}
