@@ -307,7 +307,20 @@ pub fn audit_bytes(
 }
 
 /// Findings about a move are placed where the move is written: the offset,
-/// line and column of its `B` or `W` in the file.
+/// line and column of its `B` or `W` in the file; findings about the game's
+/// information (RE, KM, HA, FF) where that property is written.
+fn locate(collection: &sgf::Collection, index: usize, moves: u32, findings: &mut [Finding]) {
+    locate_moves(collection, index, moves, findings);
+    for f in findings.iter_mut() {
+        if f.location.is_some() || f.move_number.is_some_and(|m| m > 0) {
+            continue;
+        }
+        if let Some(ident) = f.code.root_property() {
+            f.location = collection.root_property_location(index, ident);
+        }
+    }
+}
+
 fn locate_moves(collection: &sgf::Collection, index: usize, moves: u32, findings: &mut [Finding]) {
     let wanted: Vec<u32> = findings
         .iter()
@@ -372,7 +385,7 @@ fn audit_game(
         &opts.scoring,
         &mut findings,
     );
-    locate_moves(collection, index, outcome.moves, &mut findings);
+    locate(collection, index, outcome.moves, &mut findings);
     let pictures = (opts.pictures && pictures::wanted(&findings, &scoring)).then(|| {
         let final_board = replayer.board().snapshot();
         Box::new(pictures::take(

@@ -97,3 +97,43 @@ fn every_move_finding_of_the_real_records_points_at_its_move() {
     assert!(about_moves > 1000, "{about_moves}");
     assert_eq!(checked, about_moves, "every move finding is placed");
 }
+
+/// A finding about the game information stands where the property it is
+/// about is written: RE for a result no counting gives.
+#[test]
+fn a_finding_about_the_result_points_at_re() {
+    let text = "(;GM[1]FF[4]SZ[9]KM[7.5]\nPB[x]RE[W+1];B[ee])";
+    let r = audit_text(text);
+    let f = r.games[0]
+        .findings
+        .iter()
+        .find(|f| f.code.id() == "C601")
+        .expect("one black stone on an empty board does not lose by 1");
+    let loc = f.location.expect("located");
+    let at = text.find("RE[").unwrap();
+    assert_eq!((loc.offset, loc.line, loc.column), (at as u64, 2, 6));
+}
+
+/// Bytes replaced by U+FFFD count as the bytes they were, not as the three
+/// of U+FFFD: a broken two-byte UTF-8 sequence before the move leaves its
+/// offset the file's (a legacy charset's case: `sgf::decode`'s unit tests).
+#[test]
+fn a_move_after_replaced_bytes_keeps_its_file_offset() {
+    let bytes =
+        b"(;GM[1]FF[4]CA[UTF-8]SZ[9]PB[\xe6\xa3\x8b\xe6\x89\x8b\xe5\x9b\xe6\xa3\x8b\xe6\x89\x8b]\n;B[ee];W[ee])";
+    let r = audit_bytes(
+        "broken.sgf",
+        bytes,
+        &AuditOptions::default(),
+        &mut Replayer::new(),
+    );
+    let g = &r.games[0];
+    assert!(
+        g.findings.iter().any(|f| f.code.id() == "E104"),
+        "bytes replaced"
+    );
+    let f = g.findings.iter().find(|f| f.code.id() == "R401").unwrap();
+    let loc = f.location.expect("located");
+    let at = bytes.windows(5).position(|w| w == b"W[ee]").unwrap();
+    assert_eq!((loc.offset, loc.line, loc.column), (at as u64, 2, 8));
+}

@@ -107,6 +107,23 @@ codes! {
     FindingsOmitted = "X901", "findings-omitted", Info, "A game had more than 10,000 findings; the rest are counted per code, not listed (its verdicts stay complete).";
 }
 
+impl Code {
+    /// The root property a finding of this code is about, when the finding
+    /// is about no move: it is placed where that property is written.
+    pub fn root_property(self) -> Option<&'static str> {
+        match self {
+            Code::ResultMismatch
+            | Code::ResultImpossible
+            | Code::MarkupCountMismatch
+            | Code::RulesCountDiffers => Some("RE"),
+            Code::KomiScaled | Code::KomiUnwritten => Some("KM"),
+            Code::HandicapMismatch => Some("HA"),
+            Code::UnusualFileFormat => Some("FF"),
+            _ => None,
+        }
+    }
+}
+
 impl From<IllegalKind> for Code {
     /// The finding code of an illegal move of that kind.
     fn from(kind: IllegalKind) -> Code {

@@ -30,6 +30,10 @@ pub struct Decoded {
     /// The text was UTF-32 (which `encoding` cannot name): decoded here,
     /// four bytes a character.
     pub utf32: Option<Utf32>,
+    /// Where a U+FFFD stands in the text for bytes invalid in the encoding,
+    /// and how many file bytes it replaced, in text order: a place after it
+    /// is counted in the file's bytes, not in those of a re-encoded U+FFFD.
+    pub replaced: Vec<(usize, u32)>,
 }
 
 /// The byte order of UTF-32 text.
@@ -75,15 +79,74 @@ impl Decoded {
     /// Bytes that `segment` of the decoded text took in the file.
     pub fn encoded_len(&self, segment: &str) -> u64 {
         let n = if self.utf32.is_some() {
-            segment.chars().count() * 4
+            segment.chars().count() as u64 * 4
         } else if self.identity {
-            segment.len()
-        } else if self.encoding == UTF_16LE || self.encoding == UTF_16BE {
-            segment.encode_utf16().count() * 2
+            segment.len() as u64
         } else {
-            self.encoding.encode(segment).0.len()
+            clean_len(self.encoding, segment)
         };
-        n as u64
+        // The replacement characters of a piece of the text count the bytes
+        // they replaced.
+        let start = (segment.as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize);
+        if self.replaced.is_empty() || start > self.text.len() {
+            return n;
+        }
+        let fffd = clean_len(self.encoding, "\u{FFFD}");
+        let from = self.replaced.partition_point(|&(at, _)| at < start);
+        let to = self
+            .replaced
+            .partition_point(|&(at, _)| at < start + segment.len());
+        self.replaced[from..to]
+            .iter()
+            .fold(n, |n, &(_, took)| n.saturating_sub(fffd) + u64::from(took))
+    }
+}
+
+/// Bytes `s` takes in `enc` (text with no replacement character in it).
+fn clean_len(enc: &'static Encoding, s: &str) -> u64 {
+    let n = if enc == UTF_8 {
+        s.len()
+    } else if enc == UTF_16LE || enc == UTF_16BE {
+        s.encode_utf16().count() * 2
+    } else {
+        enc.encode(s).0.len()
+    };
+    n as u64
+}
+
+/// Where decoding `bytes` in `enc` put a U+FFFD, with the file bytes each
+/// stands for: the bytes decoded again piece by piece, without replacement,
+/// between two malformed sequences. Empty if that decoding does not give
+/// `text` (the replacing decoder's own output, which it always gives).
+fn replacements(enc: &'static Encoding, bytes: &[u8], text: &str) -> Vec<(usize, u32)> {
+    let mut decoder = enc.new_decoder_without_bom_handling();
+    let mut out = String::with_capacity(text.len() + 4);
+    let (mut read, mut read_before, mut out_before) = (0usize, 0usize, 0usize);
+    let mut table = Vec::new();
+    loop {
+        let room = decoder
+            .max_utf8_buffer_length_without_replacement(bytes.len() - read)
+            .unwrap_or(out.capacity());
+        out.reserve(room);
+        let (result, n) =
+            decoder.decode_to_string_without_replacement(&bytes[read..], &mut out, true);
+        read += n;
+        match result {
+            encoding_rs::DecoderResult::InputEmpty => break,
+            encoding_rs::DecoderResult::OutputFull => out.reserve(out.capacity().max(64)),
+            encoding_rs::DecoderResult::Malformed(..) => {
+                let clean = clean_len(enc, &out[out_before..]);
+                let took = ((read - read_before) as u64).saturating_sub(clean);
+                table.push((out.len(), u32::try_from(took).unwrap_or(u32::MAX)));
+                out.push('\u{FFFD}');
+                (read_before, out_before) = (read, out.len());
+            }
+        }
+    }
+    if out == text {
+        table
+    } else {
+        Vec::new()
     }
 }
 
@@ -200,6 +263,7 @@ pub fn decode_continuation(bytes: Vec<u8>) -> Decoded {
             label: None,
             findings: Vec::new(),
             utf32: None,
+            replaced: Vec::new(),
         },
         Err(e) => decode(e.into_bytes()),
     }
@@ -217,8 +281,15 @@ pub fn decode(bytes: Vec<u8>) -> Decoded {
         label,
         findings,
     } = decode_borrowed(&bytes);
-    let (text, identity) = match text {
-        Cow::Owned(text) => (text, false),
+    let (text, identity, replaced) = match text {
+        Cow::Owned(text) => {
+            let replaced = if findings.iter().any(|f| f.code == Code::CharsetReplaced) {
+                replacements(encoding, &bytes[bom_len.min(bytes.len())..], &text)
+            } else {
+                Vec::new()
+            };
+            (text, false, replaced)
+        }
         // The file (after its byte-order mark) is valid UTF-8: its buffer
         // becomes the text, no copy.
         Cow::Borrowed(_) => match String::from_utf8({
@@ -226,8 +297,12 @@ pub fn decode(bytes: Vec<u8>) -> Decoded {
             bytes.drain(..bom_len);
             bytes
         }) {
-            Ok(text) => (text, true),
-            Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), false),
+            Ok(text) => (text, true, Vec::new()),
+            Err(e) => {
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let replaced = replacements(UTF_8, e.as_bytes(), &text);
+                (text, false, replaced)
+            }
         },
     };
     Decoded {
@@ -238,6 +313,7 @@ pub fn decode(bytes: Vec<u8>) -> Decoded {
         label,
         findings,
         utf32: None,
+        replaced,
     }
 }
 
@@ -320,6 +396,7 @@ fn decode_utf32(bytes: &[u8]) -> Option<Decoded> {
         label,
         findings,
         utf32: Some(order),
+        replaced: Vec::new(),
     })
 }
 
@@ -544,6 +621,33 @@ fn find_label_text(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A byte invalid in GBK becomes one U+FFFD standing for that one byte:
+    /// the text before a later place takes the file's 3 bytes, not the 10
+    /// of `棋` and a re-encoded U+FFFD (`&#65533;`).
+    #[test]
+    fn replaced_bytes_count_as_the_bytes_they_were() {
+        let gbk = encoding_rs::GBK;
+        let mut bytes = gbk.encode("棋").0.into_owned();
+        bytes.extend_from_slice(b"\xff;B[aa]");
+        let (text, errors) = gbk.decode_without_bom_handling(&bytes);
+        assert!(errors);
+        let replaced = replacements(gbk, &bytes, &text);
+        assert_eq!(replaced, [("棋".len(), 1)]);
+        let d = Decoded {
+            text: text.into_owned(),
+            identity: false,
+            encoding: gbk,
+            bom_len: 0,
+            label: None,
+            findings: Vec::new(),
+            utf32: None,
+            replaced,
+        };
+        let at = d.text.find(";B").unwrap();
+        assert_eq!(d.encoded_len(&d.text[..at]), 3);
+        assert_eq!(d.encoded_len(&d.text[at..]), 6);
+    }
 
     #[test]
     fn aliases_resolve() {

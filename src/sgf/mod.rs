@@ -129,37 +129,68 @@ impl Collection {
     /// line holds exactly `moves` moves, the record's count (a tree the
     /// parser read only in part, say), so a place is never a guess.
     pub fn move_locations(&self, index: usize, moves: u32, wanted: &[u32]) -> Vec<(u32, Location)> {
-        let Some(span) = self.scan.tree(index) else {
+        let Some((start, src)) = self.tree_text(index) else {
             return Vec::new();
-        };
-        let raw = &self.decoded.text[span.start..span.end];
-        let cleaned;
-        let src = if span.problems.iter().any(|p| p.junk_len > 0) {
-            cleaned = blank_junk(raw, span.start, &span.problems);
-            cleaned.as_str()
-        } else {
-            raw
         };
         let mut wanted: Vec<u32> = wanted.to_vec();
         wanted.sort_unstable();
         wanted.dedup();
         let (mut n, mut found) = (0u32, Vec::with_capacity(wanted.len()));
-        scan::main_line_moves(src, |at| {
+        scan::main_line_moves(&src, |at| {
             n = n.saturating_add(1);
             if wanted.binary_search(&n).is_ok() {
-                found.push((n, span.start + at));
+                found.push((n, start + at));
             }
         });
         if n != moves || found.is_empty() {
             return Vec::new();
         }
+        let offsets: Vec<usize> = found.iter().map(|&(_, o)| o).collect();
+        let located = self.locate_near(&offsets);
+        found
+            .iter()
+            .filter_map(|&(m, o)| {
+                let i = located.partition_point(|(x, _)| *x < o);
+                located
+                    .get(i)
+                    .filter(|(x, _)| *x == o)
+                    .map(|&(_, l)| (m, l))
+            })
+            .collect()
+    }
+
+    /// Where property `ident` of game `index`'s root node is written (its
+    /// last occurrence, the one the game information keeps).
+    pub fn root_property_location(&self, index: usize, ident: &str) -> Option<Location> {
+        let (start, src) = self.tree_text(index)?;
+        let at = start + scan::root_property(&src, ident)?;
+        self.locate_near(&[at]).first().map(|&(_, l)| l)
+    }
+
+    /// Game tree `index`'s text and where it starts, its junk blanked as
+    /// for the parser (same length, so offsets hold).
+    fn tree_text(&self, index: usize) -> Option<(usize, std::borrow::Cow<'_, str>)> {
+        let span = self.scan.tree(index)?;
+        let raw = &self.decoded.text[span.start..span.end];
+        let src = if span.problems.iter().any(|p| p.junk_len > 0) {
+            std::borrow::Cow::Owned(blank_junk(raw, span.start, &span.problems))
+        } else {
+            std::borrow::Cow::Borrowed(raw)
+        };
+        Some((span.start, src))
+    }
+
+    /// Locates offsets that lie close together (in one game tree), from the
+    /// checkpoint before the first: the text is located once every
+    /// [`CHECKPOINT`] bytes, the first time it is needed.
+    fn locate_near(&self, offsets: &[usize]) -> Vec<(usize, Location)> {
         let checkpoints = self.checkpoints.get_or_init(|| {
             let at: Vec<usize> = (0..self.decoded.text.len()).step_by(CHECKPOINT).collect();
             scan::locate_all(&self.decoded.text, &at, self.decoded.bom_len as u64, |s| {
                 self.decoded.encoded_len(s)
             })
         });
-        let first = found[0].1;
+        let first = offsets.iter().copied().min().unwrap_or(0);
         let from = checkpoints[..checkpoints.partition_point(|(o, _)| *o <= first)]
             .last()
             .copied()
@@ -171,20 +202,9 @@ impl Collection {
                     column: 1,
                 },
             ));
-        let offsets: Vec<usize> = found.iter().map(|&(_, o)| o).collect();
-        let located = scan::locate_from(&self.decoded.text, from, &offsets, |s| {
+        scan::locate_from(&self.decoded.text, from, offsets, |s| {
             self.decoded.encoded_len(s)
-        });
-        found
-            .iter()
-            .filter_map(|&(m, o)| {
-                let i = located.partition_point(|(x, _)| *x < o);
-                located
-                    .get(i)
-                    .filter(|(x, _)| *x == o)
-                    .map(|&(_, l)| (m, l))
-            })
-            .collect()
+        })
     }
 
     /// Findings about the file rather than one game, each with the game it is

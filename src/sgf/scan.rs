@@ -435,44 +435,82 @@ pub fn main_line_len(src: &str) -> u64 {
 
 /// Calls `at` with the offset of each move property's `B` or `W` on a game
 /// tree's main line, in order: the moves the record's main line holds,
-/// numbered from 1 as findings number them. Property values are skipped
-/// escape-aware. An identifier is its capital letters, as the parser reads
-/// old files' mixed-case ones (`nolowercaseW` is `W`): `B [aa]` is a move,
-/// `AB[aa]` and `b[aa]` are not.
+/// numbered from 1 as findings number them (`B [aa]` is a move, `AB[aa]`,
+/// `b[aa]` and a `B[..]` inside a value are not).
 pub fn main_line_moves(src: &str, mut at: impl FnMut(usize)) {
     let b = src.as_bytes();
     walk_main_line(src, |start, end| {
-        // The move letter of the identifier before the next value, if only
-        // white space follows it.
-        let mut ident: Option<Option<usize>> = None;
-        let mut i = start + 1;
-        while i < end {
-            match b[i] {
-                b'[' => {
-                    if let Some(Some(s)) = ident.take() {
-                        at(s);
-                    }
-                    i = value_end(b, i + 1).map_or(end, |e| e + 1);
-                }
-                c if c.is_ascii_alphabetic() => {
-                    let (mut capitals, mut letter) = (0, None);
-                    while i < end && b[i].is_ascii_alphabetic() {
-                        if b[i].is_ascii_uppercase() {
-                            capitals += 1;
-                            letter = matches!(b[i], b'B' | b'W').then_some(i);
-                        }
-                        i += 1;
-                    }
-                    ident = Some(letter.filter(|_| capitals == 1));
-                }
-                c if c.is_ascii_whitespace() => i += 1,
-                _ => {
-                    ident = None;
-                    i += 1;
-                }
+        node_properties(b, start, end, |offset, ident| {
+            if matches!(ident, b"B" | b"W") {
+                at(offset);
             }
+        });
+    });
+}
+
+/// The offset of property `ident` in a game tree's root node (of its last
+/// occurrence: the value the game information keeps), if it has one.
+pub fn root_property(src: &str, ident: &str) -> Option<usize> {
+    let b = src.as_bytes();
+    // The root node: from the tree's first `;` to the next `;`, `(` or `)`.
+    let open = b.iter().position(|&c| c == b'(')?;
+    let start = open + 1 + b[open + 1..].iter().position(|&c| c == b';')?;
+    let mut end = start + 1;
+    while end < b.len() && !matches!(b[end], b';' | b'(' | b')') {
+        end = match b[end] {
+            b'[' => value_end(b, end + 1).map_or(b.len(), |e| e + 1),
+            _ => end + 1,
+        };
+    }
+    let mut found = None;
+    node_properties(b, start, end, |offset, id| {
+        if id == ident.as_bytes() {
+            found = Some(offset);
         }
     });
+    found
+}
+
+/// Calls `property` with each property of the node `b[start..end]` (from
+/// its `;`): where the first capital of its identifier stands, and its
+/// identifier as the parser reads it, its capitals (old files' mixed-case
+/// identifiers: `nolowercaseW` is `W`; longer than 8 capitals, none).
+/// Values are skipped escape-aware; white space may stand before a value.
+fn node_properties(b: &[u8], start: usize, end: usize, mut property: impl FnMut(usize, &[u8])) {
+    // The identifier before the next value, if only white space follows it.
+    let mut ident: Option<(usize, [u8; 8], usize)> = None;
+    let mut i = start + 1;
+    while i < end {
+        match b[i] {
+            b'[' => {
+                if let Some((at, caps, n)) = ident.take() {
+                    if n <= caps.len() {
+                        property(at, &caps[..n]);
+                    }
+                }
+                i = value_end(b, i + 1).map_or(end, |e| e + 1);
+            }
+            c if c.is_ascii_alphabetic() => {
+                let (mut at, mut caps, mut n) = (None, [0u8; 8], 0usize);
+                while i < end && b[i].is_ascii_alphabetic() {
+                    if b[i].is_ascii_uppercase() {
+                        at.get_or_insert(i);
+                        if let Some(slot) = caps.get_mut(n) {
+                            *slot = b[i];
+                        }
+                        n += 1;
+                    }
+                    i += 1;
+                }
+                ident = at.map(|at| (at, caps, n));
+            }
+            c if c.is_ascii_whitespace() => i += 1,
+            _ => {
+                ident = None;
+                i += 1;
+            }
+        }
+    }
 }
 
 /// Calls `node` with the byte range of each node of the main line, in order.
