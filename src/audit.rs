@@ -351,7 +351,9 @@ fn audit_game(
     };
     let Some(mut record) = parsed.record else {
         let why = GameError::NoRecord(parsed.error.unwrap_or(NoRecord::Unparsable));
-        return GameReport::failed(index, why, parsed.info, parsed.findings);
+        let mut findings = parsed.findings;
+        locate(collection, index, 0, &mut findings);
+        return GameReport::failed(index, why, parsed.info, findings);
     };
     let mut findings_before = Vec::new();
     if let Some(re) = parsed.info.result.as_deref() {

@@ -136,4 +136,36 @@ fn a_move_after_replaced_bytes_keeps_its_file_offset() {
     let loc = f.location.expect("located");
     let at = bytes.windows(5).position(|w| w == b"W[ee]").unwrap();
     assert_eq!((loc.offset, loc.line, loc.column), (at as u64, 2, 8));
+    // The replacement itself stands at the first broken byte.
+    let e104 = g.findings.iter().find(|f| f.code.id() == "E104").unwrap();
+    let broken = bytes.windows(2).position(|w| w == b"\xe5\x9b").unwrap();
+    assert_eq!(e104.location.map(|l| l.offset), Some(broken as u64));
+}
+
+/// A label that lies stands at its `CA`; a board size that cannot be, at
+/// its `SZ` (the game is not audited, the finding is placed).
+#[test]
+fn charset_and_size_findings_point_at_their_property() {
+    let text = "(;GM[1]FF[4]\nCA[ISO-8859-1]SZ[9]PB[棋手];B[aa])\n(;GM[1]\n  SZ[0];B[aa])";
+    let r = audit_text(text);
+    let label = r.games[0]
+        .findings
+        .iter()
+        .find(|f| f.code.id() == "E103")
+        .expect("the text is UTF-8");
+    let at = text.find("CA[").unwrap() as u64;
+    assert_eq!(
+        label.location.map(|l| (l.offset, l.line, l.column)),
+        Some((at, 2, 1))
+    );
+    let size = r.games[1]
+        .findings
+        .iter()
+        .find(|f| f.code.id() == "P301")
+        .expect("SZ[0]");
+    let at = text.find("SZ[0]").unwrap() as u64;
+    assert_eq!(
+        size.location.map(|l| (l.offset, l.line, l.column)),
+        Some((at, 4, 3))
+    );
 }

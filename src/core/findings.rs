@@ -119,6 +119,9 @@ impl Code {
             Code::KomiScaled | Code::KomiUnwritten => Some("KM"),
             Code::HandicapMismatch => Some("HA"),
             Code::UnusualFileFormat => Some("FF"),
+            Code::BadSize => Some("SZ"),
+            Code::NotGo => Some("GM"),
+            Code::CharsetUnknownLabel | Code::CharsetWrongLabel => Some("CA"),
             _ => None,
         }
     }
@@ -207,6 +210,12 @@ impl Finding {
 
     pub fn located(mut self, loc: Location) -> Finding {
         self.location = Some(loc);
+        self
+    }
+
+    /// The finding placed at `loc`, when there is one.
+    pub fn with_location(mut self, loc: Option<Location>) -> Finding {
+        self.location = loc.or(self.location);
         self
     }
 }

@@ -218,7 +218,7 @@ impl Collection {
             .decoded
             .findings
             .iter()
-            .map(|f| (0, f.clone()))
+            .map(|f| (0, f.clone().with_location(self.charset_location(f.code))))
             .collect();
         let last = self.game_count().saturating_sub(1);
         for p in &self.scan.outside {
@@ -227,6 +227,18 @@ impl Collection {
             out.push((game, finding));
         }
         out
+    }
+
+    /// Where a charset finding stands: a label's at its `CA` (in the first
+    /// game), replaced bytes at the first of them.
+    fn charset_location(&self, code: Code) -> Option<Location> {
+        match code {
+            Code::CharsetReplaced => {
+                let &(at, _) = self.decoded.replaced.first()?;
+                self.locate_near(&[at]).first().map(|&(_, l)| l)
+            }
+            _ => self.root_property_location(0, code.root_property()?),
+        }
     }
 
     /// Number of game trees found.
