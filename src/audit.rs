@@ -312,7 +312,7 @@ pub fn audit_bytes(
 fn locate(collection: &sgf::Collection, index: usize, moves: u32, findings: &mut [Finding]) {
     locate_moves(collection, index, moves, findings);
     for f in findings.iter_mut() {
-        if f.location.is_some() || f.move_number.is_some_and(|m| m > 0) {
+        if f.location.is_some() || place_of(f).is_some() {
             continue;
         }
         if let Some(ident) = f.code.root_property() {
@@ -321,21 +321,31 @@ fn locate(collection: &sgf::Collection, index: usize, moves: u32, findings: &mut
     }
 }
 
+/// The place on the main line a finding stands on: the move it is about,
+/// or the setup or repeated property of a node read after a move.
+fn place_of(f: &Finding) -> Option<sgf::Place> {
+    let m = f.move_number?;
+    match f.code {
+        Code::SetupInGame => Some(sgf::Place::Setup(m)),
+        Code::DuplicateProperty => Some(sgf::Place::Repeated(m)),
+        _ => (m > 0).then_some(sgf::Place::Move(m)),
+    }
+}
+
 fn locate_moves(collection: &sgf::Collection, index: usize, moves: u32, findings: &mut [Finding]) {
-    let wanted: Vec<u32> = findings
+    let unplaced: Vec<(usize, sgf::Place)> = findings
         .iter()
-        .filter(|f| f.location.is_none())
-        .filter_map(|f| f.move_number.filter(|&m| m > 0))
+        .enumerate()
+        .filter(|(_, f)| f.location.is_none())
+        .filter_map(|(k, f)| Some((k, place_of(f)?)))
         .collect();
-    if wanted.is_empty() {
+    if unplaced.is_empty() {
         return;
     }
-    let places = collection.move_locations(index, moves, &wanted);
-    for f in findings.iter_mut().filter(|f| f.location.is_none()) {
-        let Some(m) = f.move_number else { continue };
-        if let Ok(i) = places.binary_search_by_key(&m, |&(n, _)| n) {
-            f.location = Some(places[i].1);
-        }
+    let wanted: Vec<sgf::Place> = unplaced.iter().map(|&(_, p)| p).collect();
+    let places = collection.places(index, moves, &wanted);
+    for ((k, _), place) in unplaced.into_iter().zip(places) {
+        findings[k].location = place;
     }
 }
 

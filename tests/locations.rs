@@ -53,7 +53,8 @@ fn a_move_in_a_legacy_charset_is_placed_in_the_file_bytes() {
 /// Over the bundled real records, every finding about a move carries a
 /// place, and at that byte of the file stands the move itself: its colour's
 /// letter, then its point (read from the file, not from the audit), on the
-/// line the file's newlines before it give.
+/// line the file's newlines before it give (a property repeated in a node,
+/// or setup, read after the move: that property).
 #[test]
 fn every_move_finding_of_the_real_records_points_at_its_move() {
     let (_, rows) = common::jsonl(&[root().join("corpus/real").to_str().unwrap()]);
@@ -70,16 +71,29 @@ fn every_move_finding_of_the_real_records_points_at_its_move() {
             };
             let bytes = std::fs::read(file).unwrap();
             let at = &bytes[offset as usize..];
-            let colour = f["color"].as_str().unwrap_or("");
-            assert!(
-                colour.is_empty() || at.starts_with(colour.as_bytes()),
-                "{file}: {f}"
-            );
             let open = at.iter().position(|&b| b == b'[').unwrap();
-            assert!(
-                at[1..open].iter().all(u8::is_ascii_whitespace),
-                "{file}: {f}"
-            );
+            let ident: String = at[..open]
+                .iter()
+                .filter(|b| b.is_ascii_uppercase())
+                .map(|&b| b as char)
+                .collect();
+            // A repeated property and setup after a move stand at themselves.
+            let message = f["message"].as_str().unwrap();
+            match f["code"].as_str().unwrap() {
+                "P307" => assert!(message.starts_with(&format!("{ident} ")), "{file}: {f}"),
+                "A504" => assert!(["AB", "AW", "AE"].contains(&ident.as_str()), "{file}: {f}"),
+                _ => {
+                    let colour = f["color"].as_str().unwrap_or("");
+                    assert!(
+                        colour.is_empty() || at.starts_with(colour.as_bytes()),
+                        "{file}: {f}"
+                    );
+                    assert!(
+                        at[1..open].iter().all(u8::is_ascii_whitespace),
+                        "{file}: {f}"
+                    );
+                }
+            }
             let close = open + at[open..].iter().position(|&b| b == b']').unwrap();
             if let Some(point) = f["point"].as_str() {
                 let value = String::from_utf8_lossy(&at[open + 1..close]).to_lowercase();
@@ -168,4 +182,27 @@ fn charset_and_size_findings_point_at_their_property() {
         size.location.map(|l| (l.offset, l.line, l.column)),
         Some((at, 4, 3))
     );
+}
+
+/// A property repeated in a node stands at its repetition, setup in the
+/// middle of a game at the node's first setup property: each in the node
+/// read after the move the finding names, not at that move.
+#[test]
+fn repeated_and_setup_properties_point_at_themselves() {
+    let text = "(;GM[1]SZ[9]AB[aa]AB[bb]\n;B[ee]\n;AW[cc]C[x]C[y]\n;W[dd])";
+    let r = audit_text(text);
+    let at = |code: &str, n: usize| {
+        r.games[0]
+            .findings
+            .iter()
+            .filter(|f| f.code.id() == code)
+            .nth(n)
+            .unwrap_or_else(|| panic!("{code} {n}"))
+            .location
+            .map(|l| (l.offset, l.line, l.column))
+    };
+    let place = |s: &str, line, column| Some((text.find(s).unwrap() as u64, line, column));
+    assert_eq!(at("P307", 0), place("AB[bb]", 1, 19));
+    assert_eq!(at("P307", 1), place("C[y]", 3, 12));
+    assert_eq!(at("A504", 0), place("AW[cc]", 3, 2));
 }

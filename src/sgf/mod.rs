@@ -9,6 +9,8 @@ pub mod convert;
 pub mod decode;
 pub mod scan;
 
+use std::collections::{HashMap, VecDeque};
+
 use sgf_parse::{parse_with_options, GameTree, ParseOptions};
 
 use crate::core::findings::{Code, Finding, Location};
@@ -48,6 +50,17 @@ pub struct Collection {
     /// whose moves are located: a move is then located from the checkpoint
     /// before it, not from the start of a long collection.
     checkpoints: std::sync::OnceLock<Vec<(usize, Location)>>,
+}
+
+/// What a finding stands on in a game's main line (see [`Collection::places`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// Move n (from 1).
+    Move(u32),
+    /// Setup (`AB`, `AW`, `AE`) in a node read after move n.
+    Setup(u32),
+    /// A property repeated in a node read after move n.
+    Repeated(u32),
 }
 
 /// Bytes of text between two checkpoints of [`Collection`].
@@ -124,39 +137,55 @@ impl Collection {
         }
     }
 
-    /// Where moves of game `index`'s main line begin in the file (their `B`
-    /// or `W`), for the move numbers in `wanted`; none unless the text's main
-    /// line holds exactly `moves` moves, the record's count (a tree the
-    /// parser read only in part, say), so a place is never a guess.
-    pub fn move_locations(&self, index: usize, moves: u32, wanted: &[u32]) -> Vec<(u32, Location)> {
+    /// Where the findings of game `index` that stand on its main line are
+    /// written (`places[k]` for `wanted[k]`): a move's `B` or `W`, the
+    /// setup of a node read after a move, a property repeated in such a
+    /// node (the k-th finding of a kind after the same move takes the k-th
+    /// place of that kind). None unless the text's main line holds exactly
+    /// `moves` moves, the record's count (a tree the parser read only in
+    /// part, say), so a place is never a guess.
+    pub fn places(&self, index: usize, moves: u32, wanted: &[Place]) -> Vec<Option<Location>> {
+        let mut places = vec![None; wanted.len()];
         let Some((start, src)) = self.tree_text(index) else {
-            return Vec::new();
+            return places;
         };
-        let mut wanted: Vec<u32> = wanted.to_vec();
-        wanted.sort_unstable();
-        wanted.dedup();
-        let (mut n, mut found) = (0u32, Vec::with_capacity(wanted.len()));
-        scan::main_line_moves(&src, |at| {
-            n = n.saturating_add(1);
-            if wanted.binary_search(&n).is_ok() {
-                found.push((n, start + at));
+        // The findings waiting for each place, in order.
+        let mut waiting: HashMap<Place, VecDeque<usize>> = HashMap::new();
+        for (k, &w) in wanted.iter().enumerate() {
+            waiting.entry(w).or_default().push_back(k);
+        }
+        let (mut n, mut setup_node) = (0u32, None);
+        let mut found: Vec<(usize, usize)> = Vec::new();
+        scan::main_line_properties(&src, |p| {
+            if p.is_move() {
+                n = n.saturating_add(1);
+                // Every finding about the move stands there.
+                for k in waiting.remove(&Place::Move(n)).unwrap_or_default() {
+                    found.push((k, start + p.offset));
+                }
+            }
+            let place = if p.repeated {
+                Place::Repeated(p.moves_before)
+            } else if matches!(p.ident, b"AB" | b"AW" | b"AE") && setup_node != Some(p.node) {
+                setup_node = Some(p.node);
+                Place::Setup(p.moves_before)
+            } else {
+                return;
+            };
+            if let Some(k) = waiting.get_mut(&place).and_then(VecDeque::pop_front) {
+                found.push((k, start + p.offset));
             }
         });
         if n != moves || found.is_empty() {
-            return Vec::new();
+            return places;
         }
         let offsets: Vec<usize> = found.iter().map(|&(_, o)| o).collect();
         let located = self.locate_near(&offsets);
-        found
-            .iter()
-            .filter_map(|&(m, o)| {
-                let i = located.partition_point(|(x, _)| *x < o);
-                located
-                    .get(i)
-                    .filter(|(x, _)| *x == o)
-                    .map(|&(_, l)| (m, l))
-            })
-            .collect()
+        for (k, o) in found {
+            let i = located.partition_point(|(x, _)| *x < o);
+            places[k] = located.get(i).filter(|(x, _)| *x == o).map(|&(_, l)| l);
+        }
+        places
     }
 
     /// Where property `ident` of game `index`'s root node is written (its

@@ -438,13 +438,63 @@ pub fn main_line_len(src: &str) -> u64 {
 /// numbered from 1 as findings number them (`B [aa]` is a move, `AB[aa]`,
 /// `b[aa]` and a `B[..]` inside a value are not).
 pub fn main_line_moves(src: &str, mut at: impl FnMut(usize)) {
+    main_line_properties(src, |p| {
+        if p.is_move() {
+            at(p.offset);
+        }
+    });
+}
+
+/// A property of a main-line node, as [`main_line_properties`] gives it.
+#[derive(Clone, Copy, Debug)]
+pub struct PropertyAt<'a> {
+    /// Moves (`B`, `W`) in the nodes before its node: the count the record
+    /// has reached when it reads the node.
+    pub moves_before: u32,
+    /// Its node's number on the main line (the root is 0).
+    pub node: usize,
+    /// Its identifier appeared before in the same node.
+    pub repeated: bool,
+    /// Where the first capital of its identifier stands.
+    pub offset: usize,
+    /// Its identifier as the parser reads it (its capitals).
+    pub ident: &'a [u8],
+}
+
+impl PropertyAt<'_> {
+    pub fn is_move(&self) -> bool {
+        matches!(self.ident, b"B" | b"W")
+    }
+}
+
+/// Calls `property` with each property of a game tree's main line, in
+/// order (see [`node_properties`] for what a property is).
+pub fn main_line_properties(src: &str, mut property: impl FnMut(PropertyAt<'_>)) {
     let b = src.as_bytes();
+    let (mut moves, mut node) = (0u32, 0usize);
+    // The identifiers of the node so far (at most 8 capitals each).
+    let mut seen: Vec<([u8; 8], usize)> = Vec::new();
     walk_main_line(src, |start, end| {
+        let moves_before = moves;
+        seen.clear();
         node_properties(b, start, end, |offset, ident| {
-            if matches!(ident, b"B" | b"W") {
-                at(offset);
+            let mut key = [0u8; 8];
+            key[..ident.len()].copy_from_slice(ident);
+            let repeated = seen.contains(&(key, ident.len()));
+            if !repeated {
+                seen.push((key, ident.len()));
             }
+            let p = PropertyAt {
+                moves_before,
+                node,
+                repeated,
+                offset,
+                ident,
+            };
+            moves = moves.saturating_add(u32::from(p.is_move()));
+            property(p);
         });
+        node += 1;
     });
 }
 
