@@ -64,7 +64,7 @@ pub enum Place {
 }
 
 /// Bytes of text between two checkpoints of [`Collection`].
-const CHECKPOINT: usize = 64 << 10;
+const CHECKPOINT: usize = 1 << 10;
 
 /// One game of a collection after parsing.
 pub struct ParsedGame {
