@@ -298,9 +298,11 @@ fn gitlab_fingerprints_do_not_depend_on_the_rest_of_the_run() {
 }
 
 /// A finding in an archive entry points at the archive, the only file in
-/// the repository, and its description names the entry.
+/// the repository, and its description names the entry; its line and
+/// column, which are the entry's (JSONL has them), are not given as the
+/// archive's: GitLab's line is 1, SARIF has no region, GitHub no line.
 #[test]
-fn gitlab_issues_of_an_archive_entry_point_at_the_archive() {
+fn ci_formats_point_an_archive_entry_at_its_archive() {
     use std::io::Write as _;
     let dir = scratch("gitlab-zip");
     let mut zip = zip::ZipWriter::new(std::fs::File::create(dir.join("games.zip")).unwrap());
@@ -319,4 +321,26 @@ fn gitlab_issues_of_an_archive_entry_point_at_the_archive() {
         let text = i["description"].as_str().unwrap();
         assert!(text.contains("(entry 2019/ko.sgf, game 0"), "{text}");
     }
+    for i in &issues {
+        assert_eq!(i["location"]["lines"]["begin"], 1, "{i}");
+    }
+    let zip = archive.to_str().unwrap();
+    let (_, rows) = jsonl(&[zip]);
+    assert!(
+        rows[0]["findings"][0]["line"].is_u64(),
+        "placed in the entry"
+    );
+    let (_, log) = sarif(&[zip]);
+    let log: serde_json::Value = serde_json::from_str(&log).unwrap();
+    for r in log["runs"][0]["results"].as_array().unwrap() {
+        assert!(
+            r["locations"][0]["physicalLocation"]
+                .get("region")
+                .is_none(),
+            "{r}"
+        );
+    }
+    let (_, annotations) = github(&[zip], None);
+    assert!(annotations.starts_with("::error file="), "{annotations}");
+    assert!(!annotations.contains(",line="), "{annotations}");
 }

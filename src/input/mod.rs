@@ -19,6 +19,12 @@ pub use file_list::read_file_list;
 pub use item::{Deflated, Item, Source};
 pub use walk::Walk;
 
+/// Whether `path` names a game file compressed on its own (`.sgf.gz`,
+/// `.sgf.bz2`, `.sgf.xz`): its text is not its bytes.
+pub fn is_compressed_game_file(path: &std::path::Path) -> bool {
+    walk::is_compressed_sgf(path)
+}
+
 /// The largest file or archive entry read by default (`--max-file-size`).
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 256 << 20;
 

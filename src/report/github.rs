@@ -76,7 +76,7 @@ pub fn escape_property(s: &str) -> String {
 fn render(file: &FileInfo, game: &GameReport, f: &Finding) -> String {
     let (_, level) = level_of(f.severity);
     let mut props = format!("file={}", escape_property(super::file_on_disk(&file.path)));
-    if let Some(loc) = &f.location {
+    if let Some(loc) = super::place_on_disk(&file.path, f) {
         let _ = write!(props, ",line={},col={}", loc.line, loc.column);
     }
     let mut title = format!("{} {}", f.code.id(), f.code.name());

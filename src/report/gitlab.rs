@@ -139,7 +139,7 @@ impl<W: Write> Reporter for GitlabReporter<W> {
                 location: Location {
                     path,
                     lines: Lines {
-                        begin: f.location.as_ref().map_or(1, |l| l.line.max(1)),
+                        begin: super::place_on_disk(&file.path, f).map_or(1, |l| l.line.max(1)),
                     },
                 },
             };

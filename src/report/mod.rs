@@ -79,6 +79,18 @@ pub fn file_on_disk(name: &str) -> &str {
         .unwrap_or(name)
 }
 
+/// Where a finding stands in the file on disk, for the formats that point
+/// into a file (line and column): none for an archive entry or a compressed
+/// game file, whose places are in a text the file on disk does not show.
+pub fn place_on_disk<'f>(
+    name: &str,
+    f: &'f crate::core::findings::Finding,
+) -> Option<&'f crate::core::findings::Location> {
+    let disk = file_on_disk(name);
+    let shown = disk == name && !crate::input::is_compressed_game_file(std::path::Path::new(disk));
+    f.location.as_ref().filter(|_| shown)
+}
+
 /// A sink for audit results, called in input order.
 pub trait Reporter {
     /// One game's results (games come file by file, in input order).

@@ -168,7 +168,7 @@ impl<W: Write> SarifReporter<W> {
                     artifact_location: ArtifactLocation {
                         uri: uri(&file.path),
                     },
-                    region: f.location.as_ref().map(|l| Region {
+                    region: super::place_on_disk(&file.path, f).map(|l| Region {
                         start_line: l.line,
                         start_column: l.column,
                         byte_offset: l.offset,
