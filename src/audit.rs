@@ -306,11 +306,12 @@ pub fn audit_bytes(
     }
 }
 
-/// Findings about a move are placed where the move is written: the offset,
-/// line and column of its `B` or `W` in the file; findings about the game's
-/// information (RE, KM, HA, FF) where that property is written.
+/// Places findings where what they are about is written (offset, line and
+/// column in the file): a move's `B` or `W`, a repeated property, setup
+/// after a move, or the root property a finding about the game information
+/// concerns (`Code::root_property`). `moves` is the record's move count.
 fn locate(collection: &sgf::Collection, index: usize, moves: u32, findings: &mut [Finding]) {
-    locate_moves(collection, index, moves, findings);
+    locate_on_main_line(collection, index, moves, findings);
     for f in findings.iter_mut() {
         if f.location.is_some() || place_of(f).is_some() {
             continue;
@@ -332,7 +333,13 @@ fn place_of(f: &Finding) -> Option<sgf::Place> {
     }
 }
 
-fn locate_moves(collection: &sgf::Collection, index: usize, moves: u32, findings: &mut [Finding]) {
+/// Places the findings that stand on the main line ([`place_of`]).
+fn locate_on_main_line(
+    collection: &sgf::Collection,
+    index: usize,
+    moves: u32,
+    findings: &mut [Finding],
+) {
     let unplaced: Vec<(usize, sgf::Place)> = findings
         .iter()
         .enumerate()
