@@ -317,6 +317,14 @@ fn explain_shows_the_ko_retake() {
     let (code, _, err) = run(&["explain", "corpus/rules/ko-immediate.sgf", "--move", "11"]);
     assert_eq!(code, 2);
     assert!(err.contains("no move 11"), "{err}");
+
+    // The game's findings name the move and where it is written: the
+    // file's one line, the column of the last `W[de]`.
+    let text = std::fs::read_to_string(root().join("corpus/rules/ko-immediate.sgf")).unwrap();
+    let column = text.rfind("W[de]").unwrap() + 1;
+    let (_, out, _) = run(&["explain", "corpus/rules/ko-immediate.sgf"]);
+    let r404 = line_starting(&out, "R404");
+    assert!(r404.contains(&format!("move 10   1:{column} ")), "{r404}");
 }
 
 /// The first line of `out` that starts with `prefix` (leading spaces aside).

@@ -284,7 +284,8 @@ fn explain_move(
 const FINDINGS_SHOWN: usize = 100;
 
 /// The game's findings, one per line (the first [`FINDINGS_SHOWN`], then the
-/// rest counted per code), with the move to pass to `--move` for a closer look.
+/// rest counted per code), with the move to pass to `--move` for a closer look
+/// and the line:column where the finding stands in the file, when it has one.
 fn list_findings(out: &mut impl Write, findings: &[Finding]) -> io::Result<()> {
     if findings.is_empty() {
         return writeln!(out, "\nfindings: none");
@@ -295,12 +296,17 @@ fn list_findings(out: &mut impl Write, findings: &[Finding]) -> io::Result<()> {
             .move_number
             .map(|m| format!("move {m}"))
             .unwrap_or_default();
+        let place = f
+            .location
+            .map(|l| format!("{}:{}", l.line, l.column))
+            .unwrap_or_default();
         writeln!(
             out,
-            "  {} {:<8} {:<9} {}",
+            "  {} {:<8} {:<9} {:<9} {}",
             f.code.id(),
             f.severity.as_str(),
             at,
+            place,
             f.message
         )?;
     }
