@@ -468,7 +468,9 @@ impl PropertyAt<'_> {
 }
 
 /// Calls `property` with each property of a game tree's main line, in
-/// order (see [`node_properties`] for what a property is).
+/// order: a property is an identifier read by its capitals, as the parser
+/// reads old files' mixed-case ones, then a value (white space may stand
+/// between them).
 pub fn main_line_properties(src: &str, mut property: impl FnMut(PropertyAt<'_>)) {
     let b = src.as_bytes();
     let (mut moves, mut node) = (0u32, 0usize);
