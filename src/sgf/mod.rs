@@ -118,15 +118,8 @@ impl Collection {
         let i = self.locations.partition_point(|(o, _)| *o < offset);
         match self.locations.get(i) {
             Some((o, l)) if *o == offset => *l,
-            // Not precomputed (cannot happen for scan offsets): locate on its own.
-            _ => scan::locate_all(
-                &self.decoded.text,
-                &[offset],
-                self.decoded.bom_len as u64,
-                |s| self.decoded.encoded_len(s),
-            )
-            .first()
-            .map_or(
+            // Not precomputed (a long value's cut): from the checkpoint before it.
+            _ => self.locate_near(&[offset]).first().map_or(
                 Location {
                     offset: 0,
                     line: 1,
