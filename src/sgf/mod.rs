@@ -46,9 +46,10 @@ pub struct Collection {
     pub scan: Scan,
     /// Every problem offset located, sorted by offset (one sweep over the text).
     locations: Vec<(usize, Location)>,
-    /// The text located every [`CHECKPOINT`] bytes, made by the first game
-    /// whose moves are located: a move is then located from the checkpoint
-    /// before it, not from the start of a long collection.
+    /// The text located every [`CHECKPOINT`] bytes, made the first time a
+    /// place the scan did not locate is wanted (a move, a property, a long
+    /// value's cut): it is then located from the checkpoint before it, not
+    /// from the start of a long collection.
     checkpoints: std::sync::OnceLock<Vec<(usize, Location)>>,
 }
 
@@ -185,21 +186,25 @@ impl Collection {
     /// last occurrence, the one the game information keeps).
     pub fn root_property_location(&self, index: usize, ident: &str) -> Option<Location> {
         let (start, src) = self.tree_text(index)?;
-        let at = start + scan::root_property(&src, ident)?;
-        self.locate_near(&[at]).first().map(|&(_, l)| l)
+        Some(self.locate(start + scan::root_property(&src, ident)?))
     }
 
     /// Game tree `index`'s text and where it starts, its junk blanked as
     /// for the parser (same length, so offsets hold).
     fn tree_text(&self, index: usize) -> Option<(usize, std::borrow::Cow<'_, str>)> {
         let span = self.scan.tree(index)?;
+        Some((span.start, self.span_text(&span)))
+    }
+
+    /// A game tree's text with its junk blanked (same length, so offsets
+    /// hold): what the parser reads.
+    fn span_text(&self, span: &scan::TreeSpan) -> std::borrow::Cow<'_, str> {
         let raw = &self.decoded.text[span.start..span.end];
-        let src = if span.problems.iter().any(|p| p.junk_len > 0) {
+        if span.problems.iter().any(|p| p.junk_len > 0) {
             std::borrow::Cow::Owned(blank_junk(raw, span.start, &span.problems))
         } else {
             std::borrow::Cow::Borrowed(raw)
-        };
-        Some((span.start, src))
+        }
     }
 
     /// Locates offsets that lie close together (in one game tree), from the
@@ -257,7 +262,7 @@ impl Collection {
         match code {
             Code::CharsetReplaced => {
                 let &(at, _) = self.decoded.replaced.first()?;
-                self.locate_near(&[at]).first().map(|&(_, l)| l)
+                Some(self.locate(at))
             }
             _ => self.root_property_location(0, code.root_property()?),
         }
@@ -287,14 +292,8 @@ impl Collection {
     }
 
     fn parse_span(&self, span: &scan::TreeSpan) -> ParsedGame {
-        let raw = &self.decoded.text[span.start..span.end];
-        let cleaned;
-        let src = if span.problems.iter().any(|p| p.junk_len > 0) {
-            cleaned = blank_junk(raw, span.start, &span.problems);
-            cleaned.as_str()
-        } else {
-            raw
-        };
+        let cleaned = self.span_text(span);
+        let src: &str = &cleaned;
         // Comments and the like are never read, and sgf-parse's lexer holds
         // several times a token's size while it reads it: long ones are
         // emptied (long identifiers and read values cut).
