@@ -316,7 +316,7 @@ fn locate(collection: &sgf::Collection, index: usize, moves: u32, findings: &mut
         if f.location.is_some() || place_of(f).is_some() {
             continue;
         }
-        if let Some(ident) = f.code.root_property() {
+        if let Some(ident) = f.property {
             f.location = collection.root_property_location(index, ident);
         }
     }
@@ -382,7 +382,7 @@ fn audit_game(
             findings_before.push(Finding::new(
                 Code::BadPropertyValue,
                 format!("RE[{re}] gives a margin that is no number of points; the result is not checked"),
-            ));
+            ).about("RE"));
         }
     }
     // The rules the record declares decide which verdicts are errors.

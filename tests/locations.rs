@@ -128,6 +128,39 @@ fn a_finding_about_the_result_points_at_re() {
     assert_eq!((loc.offset, loc.line, loc.column), (at as u64, 2, 6));
 }
 
+/// A malformed game-information value stands at the property it names,
+/// in each game of a collection.
+#[test]
+fn a_malformed_value_points_at_its_property() {
+    let text =
+        "(;GM[1]SZ[9]\n  KM[six];B[ee])(;GM[1]SZ[9]HA[lots]\nRE[B+-3];B[ee])\n(;SZ[9]KM[99];B[ee])";
+    let r = audit_text(text);
+    let places = |game: usize| -> Vec<(String, u64, u32, u32)> {
+        r.games[game]
+            .findings
+            .iter()
+            .filter(|f| f.code.id() == "P306")
+            .map(|f| {
+                let loc = f.location.expect("placed");
+                (f.message[..2].to_string(), loc.offset, loc.line, loc.column)
+            })
+            .collect()
+    };
+    let at = |what: &str| text.find(what).unwrap() as u64;
+    assert_eq!(places(0), [("KM".to_string(), at("KM[six]"), 2, 3)]);
+    let mut second = places(1);
+    second.sort();
+    assert_eq!(
+        second,
+        [
+            ("HA".to_string(), at("HA[lots]"), 2, 29),
+            ("RE".to_string(), at("RE[B+-3]"), 3, 1)
+        ]
+    );
+    // 99 points of komi on 81 points: not this game's komi.
+    assert_eq!(places(2), [("KM".to_string(), at("KM[99]"), 4, 8)]);
+}
+
 /// Bytes replaced by U+FFFD count as the bytes they were, not as the three
 /// of U+FFFD: a broken two-byte UTF-8 sequence before the move leaves its
 /// offset the file's (a legacy charset's case: `sgf::decode`'s unit tests).

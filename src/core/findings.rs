@@ -166,6 +166,9 @@ pub struct Finding {
     pub message: String,
     /// Where in the text, for syntax findings.
     pub location: Option<Location>,
+    /// The game-information property of the root the finding is about, if
+    /// any (`RE`, `KM`, ...): it is placed there when it has no other place.
+    pub property: Option<&'static str>,
 }
 
 impl Finding {
@@ -180,7 +183,14 @@ impl Finding {
             rulesets: RulesetSet::EMPTY,
             message: message.into(),
             location: None,
+            property: code.root_property(),
         }
+    }
+
+    /// The finding about the root's property `ident` (its place in the text).
+    pub fn about(mut self, ident: &'static str) -> Finding {
+        self.property = Some(ident);
+        self
     }
 
     pub fn at_move(mut self, n: u32) -> Finding {

@@ -141,25 +141,34 @@ fn read_root(root: &SgfNode<Prop>) -> RootInfo {
                 // Fox writes HA[1] for a game without komi (Black simply moves first).
                 r.no_komi_game |= raw == "1";
                 if raw != "0" && raw != "1" && !raw.is_empty() {
-                    r.findings.push(Finding::new(
-                        Code::BadPropertyValue,
-                        format!("HA[{raw}] is not a handicap; ignored"),
-                    ));
+                    r.findings.push(
+                        Finding::new(
+                            Code::BadPropertyValue,
+                            format!("HA[{raw}] is not a handicap; ignored"),
+                        )
+                        .about("HA"),
+                    );
                 }
             }
             Prop::KM(k) if k.is_finite() => r.komi = Some(*k),
-            Prop::KM(k) => r.findings.push(Finding::new(
-                Code::BadPropertyValue,
-                format!("KM[{k}] is not a finite number; ignored"),
-            )),
+            Prop::KM(k) => r.findings.push(
+                Finding::new(
+                    Code::BadPropertyValue,
+                    format!("KM[{k}] is not a finite number; ignored"),
+                )
+                .about("KM"),
+            ),
             Prop::Invalid(id, v) if id == "KM" => {
                 let raw = v.first().map(String::as_str).unwrap_or("");
                 match raw.trim().replace(',', ".").parse::<f64>() {
                     Ok(k) if k.is_finite() => r.komi = Some(k),
-                    _ => r.findings.push(Finding::new(
-                        Code::BadPropertyValue,
-                        format!("KM[{raw}] is not a number; ignored"),
-                    )),
+                    _ => r.findings.push(
+                        Finding::new(
+                            Code::BadPropertyValue,
+                            format!("KM[{raw}] is not a number; ignored"),
+                        )
+                        .about("KM"),
+                    ),
                 }
             }
             Prop::PL(c) => {
@@ -223,10 +232,13 @@ fn komi_as_read(
         } else {
             format!("{k:e}")
         };
-        findings.push(Finding::new(
-            Code::BadPropertyValue,
-            format!("KM[{written}] is more than the board's {board_points} points; ignored"),
-        ));
+        findings.push(
+            Finding::new(
+                Code::BadPropertyValue,
+                format!("KM[{written}] is more than the board's {board_points} points; ignored"),
+            )
+            .about("KM"),
+        );
         return None;
     }
     if let Some((points, how)) = rescaled {
@@ -491,10 +503,13 @@ impl Converter {
         // could: not a value of this game.
         let points = u32::from(size.get()) * u32::from(size.get());
         let handicap = if handicap > points {
-            findings.push(Finding::new(
-                Code::BadPropertyValue,
-                format!("HA[{handicap}] is more than the board's {points} points; ignored"),
-            ));
+            findings.push(
+                Finding::new(
+                    Code::BadPropertyValue,
+                    format!("HA[{handicap}] is more than the board's {points} points; ignored"),
+                )
+                .about("HA"),
+            );
             0
         } else {
             handicap
