@@ -2,7 +2,7 @@
 large enough to be piped to the walk and cut into parts as they are unpacked
 (src/input/archive/pipe.rs), a path the in-process `archive` target (pipes
 off) does not take, and on compressed collection files, cut into parts when
-they fail whatever their size (src/input/walk.rs). Each input (a zip stored
+they are cut short whatever their size (src/input/walk.rs). Each input (a zip stored
 or deflated, a tar, a tar.gz, a .sgf.gz, .sgf.bz2 or .sgf.xz of real games
 from corpus/real, mutated: bit flips, cuts, insertions, copied spans) is
 audited at -j1 and -j2 under a 4 GB address-space limit and a 20 s timeout;

@@ -557,8 +557,10 @@ fn a_file_whose_last_part_is_refused_still_counts_as_read() {
 
 /// A large deflated zip entry is inflated as its parts are cut: its rows are
 /// those of the plain file. Its checksum is known only at its end: with the
-/// declared CRC-32 wrong, every game is audited and a last row says the
-/// entry is damaged.
+/// declared CRC-32 wrong, the games of the parts handed out before it are
+/// audited (none while the entry is within the first MiB a stream is judged
+/// by), not those of the rest, which may be the damage's, and a last row
+/// says the entry is damaged.
 #[test]
 fn a_zip_entry_is_inflated_as_its_parts_are_cut() {
     use std::io::Write as _;
@@ -589,18 +591,109 @@ fn a_zip_entry_is_inflated_as_its_parts_are_cut() {
             &[zip_path.to_str().unwrap(), "--exit-zero", "-j2"],
             Some("2000"),
         );
-        let games = rows.len().min(expected.len());
-        same_rows(&expected, &rows[..games], &format!("{file} {err}"));
-        assert_eq!(rows.len(), expected.len() + usize::from(damaged), "{file}");
-        if damaged {
-            let last = &rows[expected.len()];
-            assert_eq!(last["game"].as_u64(), Some(expected.len() as u64));
+        let games = rows.len() - usize::from(damaged);
+        assert!(games <= expected.len(), "{file}: {games}");
+        same_rows(&expected[..games], &rows[..games], &format!("{file} {err}"));
+        if !damaged {
+            assert_eq!(games, expected.len(), "{file}");
+        } else {
+            if text.len() <= 1 << 20 {
+                assert_eq!(games, 0, "{file}: judged whole, found damaged");
+            } else {
+                assert!(games < expected.len(), "{file}: the last part dropped");
+            }
+            let last = &rows[games];
+            assert_eq!(last["game"].as_u64(), Some(games as u64));
             assert_eq!(
                 last["error"].as_str(),
                 Some("cannot unpack the entry: Invalid checksum"),
                 "{last}"
             );
         }
+    }
+}
+
+/// A tar, plain or gzipped, cut short inside a collection entry too small
+/// to be read in parts: the entry's games whose tree closes before the cut
+/// are audited as in the plain file, then a row says the entry is cut short
+/// (before, the entry was one row, or, in a plain tar, taken for whole with
+/// its last game cut); the entry before it is audited whole.
+#[test]
+fn a_tar_cut_short_in_a_collection_entry_keeps_its_games_before_the_cut() {
+    use std::io::Read as _;
+    let Whole {
+        path: p,
+        rows: whole,
+        text,
+        ..
+    } = read_whole();
+    assert!(text.len() < 4 << 20, "{} bytes: piped", text.len());
+    let first = std::fs::read(root().join("corpus/rules/occupied.sgf")).unwrap();
+    let mut tar = tar::Builder::new(Vec::new());
+    for (name, bytes) in [("occupied.sgf", &first), ("c.sgf", &text)] {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.append_data(&mut header, name, &bytes[..]).unwrap();
+    }
+    let plain = tar.into_inner().unwrap();
+    // The collection starts after two 512-byte headers and the first entry
+    // padded to 512.
+    let start = 512 + first.len().div_ceil(512) * 512 + 512;
+    assert_eq!(&plain[start..start + 2], &text[..2]);
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(&plain).unwrap();
+    let gz = e.finish().unwrap();
+    let dir = scratch("parts-tar-cut");
+    for (file, cut, why) in [
+        (
+            "cut.tar",
+            plain[..start + text.len() / 2].to_vec(),
+            "the archive ends",
+        ),
+        ("cut.tar.gz", gz[..gz.len() * 3 / 4].to_vec(), ""),
+    ] {
+        // What a decompressor gives of it, the collection's share of it.
+        let given = if file.ends_with(".gz") {
+            let mut given = Vec::new();
+            let decoded = flate2::read::GzDecoder::new(&cut[..]).read_to_end(&mut given);
+            assert!(decoded.is_err());
+            given
+        } else {
+            cut.clone()
+        };
+        let of_collection = given.len() - start;
+        assert!(
+            of_collection < text.len(),
+            "{file}: the cut is in the collection"
+        );
+        let games = trees_closed_within(&text, of_collection);
+        assert!(games > 0, "{file}: {of_collection} bytes given");
+        let path = dir.join(file);
+        std::fs::write(&path, &cut).unwrap();
+        let name = format!("{}!c.sgf", path.to_str().unwrap());
+        let expected = renamed(&whole, &p, &name);
+        let (code, rows, err) = jsonl(&[path.to_str().unwrap(), "-j2"], None);
+        assert_eq!(code, 1, "{err}");
+        assert_eq!(rows[0]["status"], "ok", "{}", rows[0]);
+        assert!(rows[0]["file"].as_str().unwrap().ends_with("!occupied.sgf"));
+        let of_entry: Vec<serde_json::Value> = rows
+            .iter()
+            .filter(|r| r["file"].as_str() == Some(name.as_str()))
+            .cloned()
+            .collect();
+        assert_eq!(of_entry.len(), games + 1, "{file}: {err}");
+        same_rows(&expected[..games], &of_entry[..games], file);
+        let last = &of_entry[games];
+        assert_eq!(last["game"].as_u64(), Some(games as u64), "{last}");
+        let error = last["error"].as_str().unwrap_or("");
+        assert!(
+            error.starts_with(&format!("cannot unpack the entry: {why}")),
+            "{last}"
+        );
+        let (_, one_thread, _) = jsonl(&[path.to_str().unwrap(), "-j1"], None);
+        assert_eq!(one_thread, rows, "{file}: -j1 and -j2");
     }
 }
 
@@ -632,10 +725,11 @@ fn trees_closed_within(text: &[u8], len: usize) -> usize {
     closed
 }
 
-/// A compressed collection too small to be read in parts that fails while
-/// it is decompressed (cut short, or its checksum wrong) is cut like a large
-/// one: the games whose tree closes before the damage are audited as in the
-/// plain file, then a row says what is damaged (before, the one row alone).
+/// A compressed collection too small to be read in parts that is cut short
+/// is cut like a large one: the games whose tree closes before the end are
+/// audited as in the plain file, then a row says what is damaged. One whose
+/// checksum is wrong is one row: where its bytes went wrong is unknown, and
+/// a game read from damaged bytes would be reported for the damage.
 #[test]
 fn a_small_compressed_collection_cut_short_has_its_games_before_the_cut() {
     use std::io::{Read as _, Write as _};
@@ -653,22 +747,31 @@ fn a_small_compressed_collection_cut_short_has_its_games_before_the_cut() {
     let mut wrong_crc = gz.clone();
     let crc = wrong_crc.len() - 8;
     wrong_crc[crc] ^= 0xff;
-    for (file, bytes) in [
-        ("cut.sgf.gz", gz[..gz.len() / 2].to_vec()),
-        ("crc.sgf.gz", wrong_crc),
+    for (file, bytes, cut_short) in [
+        ("cut.sgf.gz", gz[..gz.len() / 2].to_vec(), true),
+        ("crc.sgf.gz", wrong_crc, false),
     ] {
         // What a decompressor gives of it before the error.
         let mut given = Vec::new();
         let error = flate2::read::GzDecoder::new(&bytes[..]).read_to_end(&mut given);
         assert!(error.is_err(), "{file}");
-        let games = trees_closed_within(&text, given.len());
-        assert!(games > 0, "{file}: {} bytes given", given.len());
+        let games = if cut_short {
+            trees_closed_within(&text, given.len())
+        } else {
+            0
+        };
+        assert!(
+            games > 0 || !cut_short,
+            "{file}: {} bytes given",
+            given.len()
+        );
         let path = dir.join(file);
         std::fs::write(&path, &bytes).unwrap();
         let name = path.to_str().unwrap();
         let expected = renamed(&whole, &p, name);
         let (code, rows, err) = jsonl(&[name, "-j2"], None);
-        assert_eq!(code, 1, "{err}");
+        // With no game read, nothing readable was given: exit status 2.
+        assert_eq!(code, if games > 0 { 1 } else { 2 }, "{err}");
         assert_eq!(rows.len(), games + 1, "{file}: {err}");
         same_rows(&expected[..games], &rows[..games], file);
         let last = &rows[games];

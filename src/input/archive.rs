@@ -34,7 +34,10 @@ pub use self::pipe::Pipe;
 use self::zip::read_zip;
 
 use super::error::{Action, InputError};
-use super::item::{inflate_cap, read_capped, Compression, Item, Source, MAX_RATIO, RATIO_FLOOR};
+use super::item::{
+    inflate_cap, read_capped, read_capped_keeping, Compression, Item, ReadFailed, Source,
+    MAX_RATIO, RATIO_FLOOR,
+};
 use crate::faults::{fault_injected, panic_message};
 
 /// Entries read ahead of the audit.
@@ -72,7 +75,7 @@ impl Budget {
 fn bytes_of(handed: &Handed) -> u64 {
     match handed {
         Handed::Item(Item {
-            source: Source::Bytes(b),
+            source: Source::Bytes(b) | Source::CutShort(b, _),
             ..
         }) => b.len() as u64,
         Handed::Item(Item {
@@ -356,13 +359,23 @@ impl Sender {
         }
         // A header's size sizes the first allocation up to the bomb floor
         // (it may lie): a bomb stopped there never makes the buffer grow.
-        match read_capped(r, size.min(RATIO_FLOOR), self.max_entry, Action::Read) {
+        // What was read before the entry was cut short is kept: the games
+        // of a collection before the cut are audited.
+        match read_capped_keeping(r, size.min(RATIO_FLOOR), self.max_entry, Action::Read) {
             Ok(bytes) => Source::Bytes(bytes),
-            Err(InputError::TooLarge { limit }) => {
-                Source::Broken(InputError::EntryTooLarge { limit })
-            }
-            Err(InputError::Io(_, e)) => Source::Broken(InputError::Unpack(e)),
-            Err(e) => Source::Broken(e),
+            Err(ReadFailed {
+                why: InputError::TooLarge { limit },
+                ..
+            }) => Source::Broken(InputError::EntryTooLarge { limit }),
+            Err(ReadFailed {
+                why: InputError::Io(_, e),
+                bytes,
+            }) if !bytes.is_empty() => Source::CutShort(bytes, InputError::Unpack(e)),
+            Err(ReadFailed {
+                why: InputError::Io(_, e),
+                ..
+            }) => Source::Broken(InputError::Unpack(e)),
+            Err(ReadFailed { why, .. }) => Source::Broken(why),
         }
     }
 }
@@ -423,6 +436,8 @@ fn nested(out: &mut Sender, name: &str, inner: &str, r: impl Read, size: u64) ->
     }
     let bytes = match out.read(r, size) {
         Source::Bytes(b) => b,
+        // An archive cut short is not read as game records.
+        Source::CutShort(_, why) => return Some(Source::Broken(why)),
         other => return Some(other),
     };
     let here = entry_name(name, inner);
@@ -457,6 +472,32 @@ impl<R: Read> Read for Counting<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// A tar entry's data, which end early when the archive does: an error
+/// (cut short) instead of the end the tar reader gives, so the entry is not
+/// taken for whole.
+struct Declared<R> {
+    inner: R,
+    size: u64,
+    read: u64,
+}
+
+impl<R: Read> Read for Declared<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        if n == 0 && !buf.is_empty() && self.read < self.size {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "the archive ends {} bytes into the entry's {}",
+                    self.read, self.size
+                ),
+            ));
+        }
         Ok(n)
     }
 }
@@ -526,7 +567,7 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
     let mut seen = 0usize;
     for entry in entries {
         seen += 1;
-        let mut entry = match entry {
+        let entry = match entry {
             Ok(e) => e,
             Err(e) => {
                 // The stream is damaged (or cut short) here: nothing after it
@@ -547,8 +588,13 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
             }
         };
         let kind = entry.header().entry_type();
+        let size = entry.size();
+        let mut entry = Declared {
+            inner: entry,
+            size,
+            read: 0,
+        };
         let source = if is_archive_name(&entry_path) && kind.is_file() {
-            let size = entry.size();
             match nested(out, name, &entry_path, &mut entry, size) {
                 Some(source) => source,
                 None => continue,
@@ -565,7 +611,6 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
             };
             Source::Broken(InputError::Skipped(what.into()))
         } else {
-            let size = entry.size();
             let at = entry_name(name, &entry_path);
             let sent = if compression == Compression::None {
                 out.game(at, &mut entry, size)

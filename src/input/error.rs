@@ -115,6 +115,12 @@ impl InputError {
         io::Error::other(self)
     }
 
+    /// This error as an I/O error of the same kind as `e`, the error it
+    /// explains (so [`keeps_bytes_before`] still tells a stream cut short).
+    pub fn into_io_like(self, e: &io::Error) -> io::Error {
+        io::Error::new(e.kind(), self)
+    }
+
     /// A short stable name for the kind of error, for counts.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -142,4 +148,14 @@ impl InputError {
             InputError::Bomb(_) => "bomb",
         }
     }
+}
+
+/// Whether the bytes a stream gave before it failed with `e` are its own:
+/// it was cut short (it ended early: a download or a copy stopped) or the
+/// system could not read on. Not when its data were found wrong (a
+/// checksum, a corrupt block): a decoder may give bytes that are not the
+/// stream's for a while before it finds out, and games read from them
+/// would be reported for faults that are the damage's.
+pub fn keeps_bytes_before(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::UnexpectedEof || e.raw_os_error().is_some()
 }

@@ -5,7 +5,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::bzip2_blocks::BlockDecoder;
-use super::error::{Action, InputError};
+use super::error::{keeps_bytes_before, Action, InputError};
 use super::parts::PartOf;
 
 /// Where an input's bytes come from.
@@ -32,6 +32,12 @@ pub enum Source {
     /// bytes: empty when the part is longer than the limit, as it is then
     /// refused for its length.
     StreamPart(Vec<u8>, PartOf),
+    /// An archive entry cut short (the archive ends in it): the bytes
+    /// before the end and why it stopped. The walk reads it as a stream
+    /// that fails there: a UTF-8 collection's games before the cut are
+    /// audited, then the error has its row. (An entry whose data are found
+    /// wrong is [`Source::Broken`]: its bytes may not be its own.)
+    CutShort(Vec<u8>, InputError),
     /// The input cannot be read.
     Broken(InputError),
 }
@@ -127,7 +133,7 @@ impl Item {
         match &self.source {
             Source::File(_, size) => *size,
             Source::Compressed(p) => fs::metadata(p).map_or(0, |m| m.len()),
-            Source::Bytes(b) => b.len() as u64,
+            Source::Bytes(b) | Source::CutShort(b, _) => b.len() as u64,
             Source::Deflated(d) => d.size,
             Source::Part(_, part) | Source::StreamPart(_, part) => part.len,
             _ => 0,
@@ -177,7 +183,7 @@ impl Item {
             Source::Bytes(b) if b.len() as u64 > limit => Err(InputError::TooLarge { limit }),
             Source::Bytes(b) => Ok(b.clone()),
             Source::Deflated(d) => d.inflate(limit),
-            Source::Broken(why) => Err(why.clone()),
+            Source::Broken(why) | Source::CutShort(_, why) => Err(why.clone()),
         }
     }
 }
@@ -391,7 +397,7 @@ impl io::Read for Inflating {
             } else {
                 why
             })
-            .into_io()
+            .into_io_like(&e)
         })?;
         self.out += n as u64;
         if self.out > inflate_cap(self.len) {
@@ -405,11 +411,30 @@ impl io::Read for Inflating {
 /// for `capacity` bytes and one more (for the read that finds the end) is
 /// reserved at once, never more than the limit allows.
 pub(crate) fn read_capped(
-    mut r: impl io::Read,
+    r: impl io::Read,
     capacity: u64,
     limit: u64,
     action: Action,
 ) -> Result<Vec<u8>, InputError> {
+    read_capped_keeping(r, capacity, limit, action).map_err(|failed| failed.why)
+}
+
+/// A read that failed, with the bytes that came before the error: none
+/// when the input was too large, or when its data were found wrong (they
+/// may not be its own: [`keeps_bytes_before`]).
+#[derive(Debug)]
+pub(crate) struct ReadFailed {
+    pub why: InputError,
+    pub bytes: Vec<u8>,
+}
+
+/// [`read_capped`], keeping what was read before an I/O error.
+pub(crate) fn read_capped_keeping(
+    mut r: impl io::Read,
+    capacity: u64,
+    limit: u64,
+    action: Action,
+) -> Result<Vec<u8>, ReadFailed> {
     // Bytes are read straight into the buffer, zeroed at most 1 MiB ahead
     // of what has arrived (a size hint may lie). Beyond the room reserved it
     // doubles, but never beyond the limit (plus the one byte that tells a
@@ -425,7 +450,10 @@ pub(crate) fn read_capped(
     loop {
         if filled == bytes.len() {
             if filled == most {
-                return Err(InputError::TooLarge { limit });
+                return Err(ReadFailed {
+                    why: InputError::TooLarge { limit },
+                    bytes: Vec::new(),
+                });
             }
             let target = if bytes.capacity() > filled {
                 bytes.capacity().min(filled.saturating_add(AHEAD))
@@ -440,7 +468,13 @@ pub(crate) fn read_capped(
             Ok(0) => break,
             Ok(n) => filled += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(InputError::io(&e, action)),
+            Err(e) => {
+                bytes.truncate(if keeps_bytes_before(&e) { filled } else { 0 });
+                return Err(ReadFailed {
+                    why: InputError::io(&e, action),
+                    bytes,
+                });
+            }
         }
     }
     bytes.truncate(filled);

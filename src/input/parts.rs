@@ -26,7 +26,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
-use super::error::{Action, InputError};
+use super::error::{keeps_bytes_before, Action, InputError};
 use super::item::{Item, Source};
 
 /// Files larger than this are read in parts (when UTF-8). A game tree can be
@@ -342,9 +342,14 @@ impl Iterator for Parts {
             let buf = match reader.fill_buf() {
                 Ok(b) => b,
                 Err(e) => {
-                    // The games read before the error (a damaged stream, a
-                    // checksum found wrong at its end) are audited first.
+                    // The games read before the stream was cut short are
+                    // audited first; after data found wrong (a checksum, a
+                    // corrupt block), those since the last part are not:
+                    // they may be the damage's, not the stream's.
                     let why = InputError::io(&e, Action::Read);
+                    if !keeps_bytes_before(&e) {
+                        return self.broken(why);
+                    }
                     let read_to = self.pending_cut.or(self.last_cut);
                     if let Some(c) = read_to.filter(|c| c.0 > self.start.0) {
                         self.queued_error = Some(why);

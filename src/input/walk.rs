@@ -21,7 +21,7 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::Match;
 
 use super::archive;
-use super::error::{Action, InputError};
+use super::error::{keeps_bytes_before, Action, InputError};
 use super::item::{read_capped, special_kind, Inflating, Item, Source, RATIO_FLOOR};
 use super::parts::{self, Parts};
 use super::{escape_name, DEFAULT_MAX_FILE_SIZE};
@@ -405,9 +405,10 @@ impl Walk {
     /// a file read whole, by its first MiB (the sample a file is judged by),
     /// is cut into parts as it is read, and anything else is read whole
     /// under the file size cap. Its length, when declared (`len`), spares
-    /// reading ahead past the sample to learn it. A UTF-8 collection that
-    /// fails (damaged, cut short, a checksum wrong at its end) is cut too,
-    /// whatever its length: its games up to the error, then a row for it.
+    /// reading ahead past the sample to learn it. A UTF-8 collection cut
+    /// short is cut too, whatever its length: its games up to the end, then
+    /// a row for it; one whose data are found wrong (a checksum, a corrupt
+    /// block) within the sample is one row ([`keeps_bytes_before`]).
     fn stream(
         &mut self,
         name: String,
@@ -423,10 +424,12 @@ impl Walk {
         };
         let mut head = Vec::with_capacity(usize::try_from(want.min(SAMPLE_AHEAD)).unwrap_or(0));
         let read = io::Read::read_to_end(&mut io::Read::take(&mut r, want), &mut head);
-        // A stream that fails is cut whatever its length, as a long one is.
-        let len = match read {
+        // A stream cut short is cut into parts whatever its length, as a
+        // long one is; one whose data are found wrong is one error row.
+        let len = match &read {
             Ok(_) => long.unwrap_or(head.len() as u64),
-            Err(_) => u64::MAX,
+            Err(e) if keeps_bytes_before(e) => u64::MAX,
+            Err(_) => 0,
         };
         let split = parts::splits(len, &head[..head.len().min(1 << 20)], split_above);
         let cut = |rest: Box<dyn io::Read + Send>| {
@@ -559,6 +562,21 @@ impl Walk {
                 // it is unpacked (or the entry read whole, when it is no
                 // UTF-8 collection).
                 match entries.next() {
+                    // An entry that failed while it was read: its bytes
+                    // before the error, read as a stream that fails there.
+                    Some(archive::Handed::Item(Item {
+                        name,
+                        source: Source::CutShort(bytes, why),
+                    })) => {
+                        // Its bytes were kept as its own: it was cut short.
+                        let failing =
+                            FailsWith(Some(why.into_io_like(&io::ErrorKind::UnexpectedEof.into())));
+                        let read = io::Read::chain(io::Cursor::new(bytes), failing);
+                        match self.stream(name, read, Action::Read, None) {
+                            Some(item) => return Some(item),
+                            None => continue,
+                        }
+                    }
                     Some(archive::Handed::Item(item)) => return Some(item),
                     Some(archive::Handed::Piped { name, pipe, size }) => {
                         match self.stream(name, pipe, Action::Read, Some(size)) {

@@ -88,7 +88,7 @@ impl Pump {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 // An error the entry's own checks made says what it is.
                 Err(e) if e.get_ref().is_some_and(|x| x.is::<InputError>()) => Err(e),
-                Err(e) => Err(InputError::Unpack(e.to_string()).into_io()),
+                Err(e) => Err(InputError::Unpack(e.to_string()).into_io_like(&e)),
             };
             let failed = message.is_err();
             if self.0.send(message).is_err() || failed {
