@@ -116,7 +116,7 @@ impl InputError {
     }
 
     /// This error as an I/O error of the same kind as `e`, the error it
-    /// explains (so [`keeps_bytes_before`] still tells a stream cut short).
+    /// explains (so `keeps_bytes_before` still tells a stream cut short).
     pub fn into_io_like(self, e: &io::Error) -> io::Error {
         io::Error::new(e.kind(), self)
     }
