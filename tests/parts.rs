@@ -645,7 +645,7 @@ fn a_tar_cut_short_in_a_collection_entry_keeps_its_games_before_the_cut() {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     e.write_all(&plain).unwrap();
     let gz = e.finish().unwrap();
-    let dir = scratch("parts-tar-cut");
+    let dir = scratch("parts-small-tar-cut");
     for (file, cut, why) in [
         (
             "cut.tar",
