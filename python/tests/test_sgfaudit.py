@@ -185,6 +185,46 @@ def test_an_archive_in_a_batch_row_is_read_entry_by_entry():
     assert got.equals(sgfaudit.audit([archive]).games)
 
 
+def test_a_tar_gz_cut_short_in_a_batch_row_gives_the_cli_rows(tmp_path):
+    """A .tar.gz whose end falls inside a collection entry: its games before
+    the cut, then a row for the cut, in a batch row as on the command line."""
+    import gzip
+    import io
+    import tarfile
+
+    def utf8(b: bytes) -> bool:
+        try:
+            b.decode("utf-8")
+            return True
+        except UnicodeDecodeError:
+            return False
+
+    records = [
+        b
+        for b in (
+            (ROOT / f).read_bytes()
+            for f in corpus_files()
+            if f.startswith("corpus/real/")
+        )
+        if b.startswith(b"(;") and utf8(b)
+    ][:40]
+    collection = b"\n".join(records)
+    plain = io.BytesIO()
+    with tarfile.open(fileobj=plain, mode="w") as tar:
+        info = tarfile.TarInfo("c.sgf")
+        info.size = len(collection)
+        tar.addfile(info, io.BytesIO(collection))
+    packed = gzip.compress(plain.getvalue())
+    cut = packed[: len(packed) * 3 // 4]
+    path = tmp_path / "cut.tar.gz"
+    path.write_bytes(cut)
+    want = sgfaudit.audit([str(path)]).games
+    statuses = want.column("status").to_pylist()
+    assert statuses[-1] == "error" and statuses.count("ok") > 0, statuses
+    batch = pa.table({"path": [str(path)], "content": [cut]})
+    assert sgfaudit.audit_batch(batch).equals(want)
+
+
 def test_map_in_arrow_yields_the_games_batches():
     files = corpus_files()[:10]
     batch = pa.record_batch(

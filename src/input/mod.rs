@@ -99,7 +99,8 @@ pub fn named(name: &str, max_size: u64) -> Item {
 /// The items of one input already in memory (a row of a Ray or Spark batch):
 /// an archive's `*.sgf` entries when its name says it is one (`.zip`, `.tar`,
 /// `.tar.gz`, ...), else the bytes as one SGF file. Larger than `max_size`:
-/// one item that says so.
+/// one item that says so. An entry cut short gives the parts of its games
+/// before the cut and a row, as the walk does.
 pub fn items_of_bytes(name: &str, bytes: Vec<u8>, max_size: u64) -> Vec<Item> {
     if bytes.len() as u64 > max_size {
         let why = InputError::TooLarge { limit: max_size };
@@ -109,7 +110,20 @@ pub fn items_of_bytes(name: &str, bytes: Vec<u8>, max_size: u64) -> Vec<Item> {
         }];
     }
     match archive::kind_of(std::path::Path::new(name)) {
-        Some(kind) => archive::entries_of_bytes(bytes, name, kind, max_size),
+        // An entry cut short gives its games before the cut, as in a walk.
+        Some(kind) => archive::entries_of_bytes(bytes, name, kind, max_size)
+            .into_iter()
+            .flat_map(|item| match item.source {
+                Source::CutShort(bytes, why) => {
+                    let part_bytes = parts::sizes().1.min(max_size);
+                    match parts::cut_short(item.name, bytes, why, part_bytes, max_size) {
+                        Ok(parts) => parts.collect(),
+                        Err(item) => vec![item],
+                    }
+                }
+                _ => vec![item],
+            })
+            .collect(),
         None => vec![Item {
             name: name.to_string(),
             source: Source::Bytes(bytes),

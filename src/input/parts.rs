@@ -81,6 +81,43 @@ pub fn splits(len: u64, head: &[u8], split_above: u64) -> bool {
     }
 }
 
+/// A reader that fails with the error a stream met after the bytes read
+/// before it.
+pub(crate) struct FailsWith(pub(crate) Option<std::io::Error>);
+
+impl std::io::Read for FailsWith {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        self.0.take().map_or(Ok(0), Err)
+    }
+}
+
+/// An input cut short (an archive entry whose archive ends in it), `bytes`
+/// read before the end: a UTF-8 collection gives the parts of its game trees
+/// closed before the cut, then a row for `why`, as any stream cut short
+/// (`Ok`); anything else is that row alone (`Err`).
+pub fn cut_short(
+    name: String,
+    bytes: Vec<u8>,
+    why: InputError,
+    part_bytes: u64,
+    max_part: u64,
+) -> Result<Parts, Item> {
+    if !splits(u64::MAX, &bytes[..bytes.len().min(1 << 20)], 0) {
+        return Err(Item {
+            name,
+            source: Source::Broken(why),
+        });
+    }
+    // Cut short, not found wrong: the bytes before the end are its own.
+    let end = FailsWith(Some(std::io::Error::new(
+        std::io::ErrorKind::UnexpectedEof,
+        why,
+    )));
+    let read = std::io::Read::chain(std::io::Cursor::new(bytes), end);
+    let reader = BufReader::with_capacity(1 << 16, read);
+    Ok(Parts::stream(name, Box::new(reader), part_bytes, max_part))
+}
+
 /// The byte-level state of an SGF text being cut. It follows the scan of
 /// `sgf::scan` exactly where game trees begin and end, so that a cut falls
 /// where the scan of the whole text is between two trees with nothing but

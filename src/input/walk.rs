@@ -23,7 +23,7 @@ use ignore::Match;
 use super::archive;
 use super::error::{keeps_bytes_before, Action, InputError};
 use super::item::{read_capped, special_kind, Inflating, Item, Source, RATIO_FLOOR};
-use super::parts::{self, Parts};
+use super::parts::{self, FailsWith, Parts};
 use super::{escape_name, DEFAULT_MAX_FILE_SIZE};
 
 /// A path as reports name it: as it is when it is UTF-8, else with its
@@ -114,16 +114,6 @@ impl Default for Filter {
             globs: Globs::default(),
             excluded: Vec::new(),
         }
-    }
-}
-
-/// A reader that fails with the error a stream met after the bytes read
-/// before it.
-struct FailsWith(Option<io::Error>);
-
-impl io::Read for FailsWith {
-    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
-        self.0.take().map_or(Ok(0), Err)
     }
 }
 
@@ -562,19 +552,18 @@ impl Walk {
                 // it is unpacked (or the entry read whole, when it is no
                 // UTF-8 collection).
                 match entries.next() {
-                    // An entry that failed while it was read: its bytes
-                    // before the error, read as a stream that fails there.
+                    // An entry cut short: its games before the cut.
                     Some(archive::Handed::Item(Item {
                         name,
                         source: Source::CutShort(bytes, why),
                     })) => {
-                        // Its bytes were kept as its own: it was cut short.
-                        let failing =
-                            FailsWith(Some(why.into_io_like(&io::ErrorKind::UnexpectedEof.into())));
-                        let read = io::Read::chain(io::Cursor::new(bytes), failing);
-                        match self.stream(name, read, Action::Read, None) {
-                            Some(item) => return Some(item),
-                            None => continue,
+                        let (_, part_bytes) = self.part_sizes();
+                        match parts::cut_short(name, bytes, why, part_bytes, self.max_entry) {
+                            Ok(parts) => {
+                                self.parts = Some(parts);
+                                continue;
+                            }
+                            Err(item) => return Some(item),
                         }
                     }
                     Some(archive::Handed::Item(item)) => return Some(item),
