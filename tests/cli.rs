@@ -24,7 +24,7 @@ fn run(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn jsonl_and_csv_are_byte_identical_for_any_thread_count() {
-    let tmp = std::env::temp_dir().join(format!("sgfaudit-det-{}", std::process::id()));
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("sgfaudit-det");
     let d1 = tmp.join("j1");
     let d2 = tmp.join("j2");
     let (c1, o1, _) = run(&[
@@ -139,7 +139,7 @@ fn stdin_and_file_list() {
     assert_eq!(v["file"], "-");
     assert_eq!(v["rulesets"]["aga"]["illegal"][0]["kind"], "occupied");
 
-    let list = std::env::temp_dir().join(format!("sgfaudit-list-{}", std::process::id()));
+    let list = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("sgfaudit-list");
     std::fs::write(
         &list,
         "corpus/rules/occupied.sgf\n\ncorpus/rules/off-board.sgf\r\n",

@@ -501,7 +501,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(format!("{part_bytes}-{}.sgf", text.len()));
         std::fs::write(&path, text).unwrap();
-        Parts::new("f".into(), path, part_bytes, 1 << 20)
+        let parts = Parts::new("f".into(), path.clone(), part_bytes, 1 << 20)
             .map(|item| match item.source {
                 Source::Part(_, p) => {
                     let s = &text[p.offset as usize..(p.offset + p.len) as usize];
@@ -509,7 +509,9 @@ mod tests {
                 }
                 other => panic!("{other:?}"),
             })
-            .collect()
+            .collect();
+        let _ = std::fs::remove_file(&path);
+        parts
     }
 
     #[test]

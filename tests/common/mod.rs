@@ -94,9 +94,11 @@ pub fn sgf_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// A fresh scratch directory for one test, in the system's temp directory.
+/// A fresh scratch directory for one test (each test its own name), under
+/// the build's directory for test files: a run replaces the last run's, and
+/// `cargo clean` removes them, so runs do not pile up in the system's.
 pub fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sgfaudit-test-{name}-{}", std::process::id()));
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("sgfaudit-test-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
