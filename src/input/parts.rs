@@ -497,9 +497,11 @@ mod tests {
     use super::*;
 
     fn cut(text: &str, part_bytes: u64) -> Vec<(String, PartOf)> {
-        let dir = std::env::temp_dir().join(format!("sgfaudit-parts-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("{part_bytes}-{}.sgf", text.len()));
+        let path = std::env::temp_dir().join(format!(
+            "sgfaudit-parts-{}-{part_bytes}-{}.sgf",
+            std::process::id(),
+            text.len()
+        ));
         std::fs::write(&path, text).unwrap();
         let parts = Parts::new("f".into(), path.clone(), part_bytes, 1 << 20)
             .map(|item| match item.source {
