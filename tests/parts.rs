@@ -697,6 +697,64 @@ fn a_tar_cut_short_in_a_collection_entry_keeps_its_games_before_the_cut() {
     }
 }
 
+/// A `.tar.gz` damaged in the middle of a collection entry (bytes of the
+/// compressed stream changed, not cut): the decoder gives bytes that are
+/// not the archive's until the next tar header fails its checks. No game is
+/// read from them: every row of the entry is a game of the plain file, as
+/// there, or an error row (before, the entry's games were audited from the
+/// garbage, with illegal moves and bad values that were the damage's).
+#[test]
+fn a_tar_gz_damaged_in_an_entry_reports_no_game_of_the_damage() {
+    let Whole {
+        path: p,
+        rows: whole,
+        text,
+        ..
+    } = read_whole();
+    let first = std::fs::read(root().join("corpus/rules/occupied.sgf")).unwrap();
+    let mut tar = tar::Builder::new(Vec::new());
+    for (name, bytes) in [
+        ("occupied.sgf", &first),
+        ("c.sgf", &text),
+        ("after.sgf", &first),
+    ] {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.append_data(&mut header, name, &bytes[..]).unwrap();
+    }
+    let plain = tar.into_inner().unwrap();
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(&plain).unwrap();
+    let mut gz = e.finish().unwrap();
+    let mid = gz.len() / 2;
+    for b in &mut gz[mid..mid + 20] {
+        *b ^= 0x55;
+    }
+    let dir = scratch("parts-tar-damaged");
+    let path = dir.join("damaged.tar.gz");
+    std::fs::write(&path, &gz).unwrap();
+    let name = format!("{}!c.sgf", path.to_str().unwrap());
+    let expected = renamed(&whole, &p, &name);
+    let (_, rows, err) = jsonl(&[path.to_str().unwrap(), "-j2"], None);
+    assert_eq!(rows[0]["status"], "ok", "{}", rows[0]);
+    let of_entry: Vec<&serde_json::Value> = rows
+        .iter()
+        .filter(|r| r["file"].as_str() == Some(name.as_str()))
+        .collect();
+    assert!(!of_entry.is_empty(), "{err}");
+    for row in &of_entry {
+        if row["status"] != "error" {
+            let game = row["game"].as_u64().unwrap() as usize;
+            assert_eq!(**row, expected[game], "game {game} read from the damage");
+        }
+    }
+    assert_eq!(of_entry.last().unwrap()["status"], "error");
+    let (_, one_thread, _) = jsonl(&[path.to_str().unwrap(), "-j1"], None);
+    assert_eq!(one_thread, rows, "-j1 and -j2");
+}
+
 /// How many game trees of an SGF text close within its first `len` bytes:
 /// its top-level `)` outside property values, counted by a scan of its own
 /// (the records of [`collection`] have no syntax finding).

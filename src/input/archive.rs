@@ -33,7 +33,7 @@ mod zip;
 pub use self::pipe::Pipe;
 use self::zip::read_zip;
 
-use super::error::{Action, InputError};
+use super::error::{keeps_bytes_before, Action, InputError};
 use super::item::{
     inflate_cap, read_capped, read_capped_keeping, Compression, Item, ReadFailed, Source,
     MAX_RATIO, RATIO_FLOOR,
@@ -565,11 +565,31 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
         }
     };
     let mut seen = 0usize;
+    // A game entry read whole waits for the next header to read well before
+    // it is sent: a compressed stream damaged in its data (not cut short)
+    // gives bytes that are not the archive's until a header fails its
+    // checks (or the stream's checksum, at its end), so the entry before
+    // that failure may hold them. Plain tars give their own bytes.
+    let mut held: Option<(String, Source)> = None;
     for entry in entries {
         seen += 1;
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
+                if let Some((at, source)) = held.take() {
+                    let read = matches!(source, Source::Bytes(_) | Source::CutShort(..));
+                    let source = if read && !keeps_bytes_before(&e) {
+                        Source::Broken(InputError::Unpack(format!(
+                            "the archive is found damaged right after this entry ({e}): its \
+                             bytes may be the damage's, not the archive's"
+                        )))
+                    } else {
+                        source
+                    };
+                    if !out.send(at, source) {
+                        return;
+                    }
+                }
                 // The stream is damaged (or cut short) here: nothing after it
                 // can be found, so the rest of the archive is reported once.
                 let at = entry_name(name, &format!("entry {seen}"));
@@ -577,6 +597,11 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
                 return;
             }
         };
+        if let Some((at, source)) = held.take() {
+            if !out.send(at, source) {
+                return;
+            }
+        }
         let entry_path = match entry.path() {
             Ok(p) => p.to_string_lossy().into_owned(),
             Err(e) => {
@@ -612,23 +637,34 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
             Source::Broken(InputError::Skipped(what.into()))
         } else {
             let at = entry_name(name, &entry_path);
-            let sent = if compression == Compression::None {
-                out.game(at, &mut entry, size)
-            } else {
-                let guard = RatioGuard {
-                    inner: &mut entry,
-                    compressed: &compressed,
-                    start: compressed.get(),
-                    produced: 0,
-                };
-                out.game(at, guard, size)
+            if compression == Compression::None {
+                if !out.game(at, &mut entry, size) {
+                    return;
+                }
+                continue;
+            }
+            let guard = RatioGuard {
+                inner: &mut entry,
+                compressed: &compressed,
+                start: compressed.get(),
+                produced: 0,
             };
-            if !sent {
-                return;
+            // A large entry is piped as it is read; the rest wait.
+            if out.pipes(size) {
+                if !out.game(at, guard, size) {
+                    return;
+                }
+            } else {
+                held = Some((at, out.read(guard, size)));
             }
             continue;
         };
         if !out.send(entry_name(name, &entry_path), source) {
+            return;
+        }
+    }
+    if let Some((at, source)) = held {
+        if !out.send(at, source) {
             return;
         }
     }
