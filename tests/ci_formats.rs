@@ -344,3 +344,157 @@ fn ci_formats_point_an_archive_entry_at_its_archive() {
     assert!(annotations.starts_with("::error file="), "{annotations}");
     assert!(!annotations.contains(",line="), "{annotations}");
 }
+
+fn junit(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", "--format", "junit", "-q"])
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run sgfaudit");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("UTF-8"),
+    )
+}
+
+/// JUnit XML: one test suite per input and one test case per game of the
+/// JSONL output, in the same order. A game fails when it has a finding at
+/// or above `--fail-on` (error by default), so the failed cases are the
+/// games that make the exit status 1; a game that could not be audited is
+/// an error; each case lists its game's findings, one line each.
+#[test]
+fn junit_has_a_case_per_game_failing_at_fail_on() {
+    let (_, rows) = jsonl(&[root().join("corpus").to_str().unwrap()]);
+    let prefix = format!("{}/", root().display());
+    for (fail_on, at_least) in [
+        ("error", &["error"][..]),
+        ("warning", &["error", "warning"]),
+    ] {
+        let (code, xml) = junit(&["corpus/", "--fail-on", fail_on]);
+        let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}"));
+        let root_el = doc.root_element();
+        assert_eq!(root_el.tag_name().name(), "testsuites");
+        let suites: Vec<roxmltree::Node> = root_el.children().filter(|n| n.is_element()).collect();
+        let mut files: Vec<&str> = rows.iter().map(|r| r["file"].as_str().unwrap()).collect();
+        files.dedup();
+        assert_eq!(suites.len(), files.len());
+        let cases: Vec<roxmltree::Node> = suites
+            .iter()
+            .flat_map(|s| s.children().filter(|n| n.has_tag_name("testcase")))
+            .collect();
+        assert_eq!(cases.len(), rows.len());
+        let mut failed = 0;
+        for (case, row) in cases.iter().zip(&rows) {
+            let file = row["file"].as_str().unwrap().strip_prefix(&prefix).unwrap();
+            assert_eq!(case.attribute("classname"), Some(file));
+            assert_eq!(
+                case.attribute("name"),
+                Some(&*format!("game {}", row["game"]))
+            );
+            let findings = row["findings"].as_array().unwrap();
+            let fails = findings
+                .iter()
+                .any(|f| at_least.contains(&f["severity"].as_str().unwrap()));
+            let outcome = case.children().find(|n| n.is_element());
+            let kind = outcome.map(|n| n.tag_name().name());
+            let expected = if row["status"] == "error" {
+                Some("error")
+            } else if fails {
+                Some("failure")
+            } else if !findings.is_empty() {
+                Some("system-out")
+            } else {
+                None
+            };
+            assert_eq!(kind, expected, "{row}");
+            failed += usize::from(kind == Some("failure") || kind == Some("error"));
+            if let Some(n) = outcome {
+                let text = n.text().unwrap_or("");
+                assert_eq!(text.lines().count(), findings.len(), "{text}");
+                for (line, f) in text.lines().zip(findings) {
+                    let head = format!(
+                        "{} {} [{}]",
+                        f["code"].as_str().unwrap(),
+                        f["name"].as_str().unwrap(),
+                        f["severity"].as_str().unwrap()
+                    );
+                    assert!(line.starts_with(&head), "{line}");
+                }
+            }
+        }
+        assert!(failed > 0);
+        assert_eq!(code, 1, "failed cases, exit status 1");
+    }
+    // Nothing fails under --fail-on never.
+    let (code, xml) = junit(&["corpus/rules", "--fail-on", "never"]);
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    assert!(doc.descendants().all(|n| !n.has_tag_name("failure")));
+    assert_eq!(code, 0);
+}
+
+/// A file name and record text holding XML's markup characters, a closing
+/// tag and control characters leave the report well-formed: the suite is
+/// named by the file's name as given, the finding quotes the text.
+#[test]
+fn record_text_and_file_names_cannot_break_the_junit_xml() {
+    let dir = scratch("junit-forge");
+    let name = "a&<b>\"c'.sgf";
+    std::fs::write(
+        dir.join(name),
+        "(;GM[1]FF[4]SZ[9</testcase>\u{1}&]KM[0];B[ee];W[])",
+    )
+    .unwrap();
+    let path = dir.join(name);
+    let (code, xml) = junit(&[path.to_str().unwrap()]);
+    assert_eq!(code, 1, "SZ is not a size: an error");
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
+    let suite = doc
+        .descendants()
+        .find(|n| n.has_tag_name("testsuite"))
+        .unwrap();
+    assert_eq!(suite.attribute("name"), path.to_str());
+    let error = doc.descendants().find(|n| n.has_tag_name("error")).unwrap();
+    let text = error.text().unwrap();
+    assert!(text.contains("SZ[9</testcase>\u{FFFD}&]"), "{text}");
+}
+
+/// An archive entry skipped on purpose (a `.rar` inside a zip, F004, a
+/// warning) is a skipped test case, and an error under `--fail-on
+/// warning`, where it makes the exit status 1; the game beside it is a
+/// case of its own suite, named as the other formats name the entry.
+#[test]
+fn a_skipped_entry_is_a_skipped_junit_case_unless_it_fails() {
+    use std::io::Write as _;
+    let dir = scratch("junit-skipped");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(dir.join("games.zip")).unwrap());
+    let opts = zip::write::SimpleFileOptions::default();
+    zip.start_file("ko.sgf", opts).unwrap();
+    zip.write_all(&std::fs::read(root().join("corpus/rules/ko-immediate.sgf")).unwrap())
+        .unwrap();
+    zip.start_file("old.rar", opts).unwrap();
+    zip.write_all(b"Rar!").unwrap();
+    zip.finish().unwrap();
+    let archive = dir.join("games.zip");
+    let archive = archive.to_str().unwrap();
+    for (fail_on, outcome) in [("error", "skipped"), ("warning", "error")] {
+        let (_, xml) = junit(&[archive, "--fail-on", fail_on]);
+        let doc = roxmltree::Document::parse(&xml).unwrap();
+        let suites: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("testsuite"))
+            .map(|n| n.attribute("name").unwrap())
+            .collect();
+        assert_eq!(
+            suites,
+            [format!("{archive}!ko.sgf"), format!("{archive}!old.rar")]
+        );
+        let rar = doc
+            .descendants()
+            .find(|n| n.attribute("classname") == Some(&*format!("{archive}!old.rar")))
+            .unwrap();
+        assert_eq!(rar.attribute("file"), Some(archive));
+        let got = rar.children().find(|n| n.is_element()).unwrap();
+        assert_eq!(got.tag_name().name(), outcome, "--fail-on {fail_on}");
+    }
+}

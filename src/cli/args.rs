@@ -104,6 +104,8 @@ pub enum Format {
     Sarif,
     /// A GitLab Code Quality report, one issue per finding, for merge requests.
     Gitlab,
+    /// JUnit XML, one test case per game (failed at --fail-on), for CI test reports.
+    Junit,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -14,6 +14,7 @@ use sgfaudit::report::github::GithubReporter;
 use sgfaudit::report::gitlab::GitlabReporter;
 use sgfaudit::report::html::HtmlReporter;
 use sgfaudit::report::jsonl::JsonlReporter;
+use sgfaudit::report::junit::JunitReporter;
 use sgfaudit::report::sarif::SarifReporter;
 use sgfaudit::report::text::TextReporter;
 use sgfaudit::report::{Reporter, Summary};
@@ -197,6 +198,7 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter>>, ExitCode> {
         Format::Github => Box::new(GithubReporter::new(stdout, step_summary())),
         Format::Sarif => Box::new(SarifReporter::new(stdout)),
         Format::Gitlab => Box::new(GitlabReporter::new(stdout)),
+        Format::Junit => Box::new(JunitReporter::new(stdout, args.failing_severity())),
     }];
     if let Some(dir) = &args.out {
         match CsvReporter::create(dir) {

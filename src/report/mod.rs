@@ -1,6 +1,7 @@
 //! Output: every format behind one [`Reporter`] trait, plus the archive-wide
 //! [`Summary`] they all can use. Only this layer knows JSON, CSV, SARIF,
-//! GitHub's workflow commands, GitLab's Code Quality JSON, HTML, Arrow and Parquet.
+//! GitHub's workflow commands, GitLab's Code Quality JSON, JUnit XML, HTML, Arrow and
+//! Parquet.
 
 #[cfg(feature = "parquet")]
 pub mod arrow;
@@ -11,6 +12,7 @@ pub mod github;
 pub mod gitlab;
 pub mod html;
 pub mod jsonl;
+pub mod junit;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod sarif;

@@ -1,0 +1,210 @@
+//! `--format junit`: a JUnit XML report, the test-report format Jenkins,
+//! GitLab (`artifacts:reports:junit`), Azure Pipelines, CircleCI and most
+//! other CI servers read.
+//!
+//! One `<testsuite>` per input (an archive entry is an input of its own),
+//! one `<testcase>` per game. A game with a finding at or above the run's
+//! `--fail-on` severity fails (`<failure>`), so the report fails exactly
+//! the games that make the exit status 1; a game that could not be audited
+//! is an `<error>` (an input skipped on purpose `<skipped>`, unless its
+//! warning is at `--fail-on`); every finding of a game is
+//! listed in its failure or error, or, for a game that passes, in its
+//! `<system-out>`. Test cases are written as they come, so memory does not
+//! grow with the run; for that the suites carry no `tests` or `failures`
+//! counts (the tools that read the format count the test cases).
+
+use std::io::{self, Write};
+
+use super::{Reporter, Summary};
+use crate::audit::{FileInfo, GameError, GameReport, Status};
+use crate::core::findings::{Code, Finding, Severity};
+
+/// Text made safe for an XML 1.0 attribute value: the markup characters as
+/// entities, line breaks and tabs as character references (an attribute's
+/// value would turn them into spaces), and the characters XML 1.0 cannot
+/// hold at all (other C0 controls, U+FFFE, U+FFFF) as U+FFFD.
+fn escape(text: &str) -> String {
+    escape_as(text, true)
+}
+
+/// [`escape`] for element content, where line breaks and tabs stand as
+/// they are.
+fn escape_text(text: &str) -> String {
+    escape_as(text, false)
+}
+
+fn escape_as(text: &str, attribute: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' if attribute => out.push_str("&quot;"),
+            '\n' | '\t' if !attribute => out.push(c),
+            '\r' if !attribute => out.push_str("&#13;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One finding as a line of a test case's text: its code, name and
+/// severity, where (move, and line:column in the input's text), and its
+/// message.
+fn line_of(f: &Finding) -> String {
+    let mut at = String::new();
+    if let Some(m) = f.move_number.filter(|&m| m > 0) {
+        at.push_str(&format!(" at move {m}"));
+    }
+    if let Some(l) = &f.location {
+        at.push_str(&format!(" ({}:{})", l.line, l.column));
+    }
+    format!(
+        "{} {} [{}]{at}: {}",
+        f.code.id(),
+        f.code.name(),
+        f.severity.as_str(),
+        f.message
+    )
+}
+
+pub struct JunitReporter<W: Write> {
+    out: W,
+    /// Findings at or above this severity fail their game (`None`: none do,
+    /// as with `--fail-on never` or `--exit-zero`).
+    failing: Option<Severity>,
+    /// The input whose suite is open.
+    suite: Option<String>,
+    started: bool,
+}
+
+impl<W: Write> JunitReporter<W> {
+    pub fn new(out: W, failing: Option<Severity>) -> Self {
+        JunitReporter {
+            out,
+            failing,
+            suite: None,
+            started: false,
+        }
+    }
+
+    fn start(&mut self) -> io::Result<()> {
+        if !self.started {
+            self.started = true;
+            self.out.write_all(
+                b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"sgfaudit\">\n",
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Opens the suite of `path` unless it is open (the games of an input
+    /// come together, its parts too).
+    fn suite_of(&mut self, path: &str) -> io::Result<()> {
+        if self.suite.as_deref() == Some(path) {
+            return Ok(());
+        }
+        if self.suite.is_some() {
+            self.out.write_all(b"  </testsuite>\n")?;
+        }
+        writeln!(self.out, "  <testsuite name=\"{}\">", escape(path))?;
+        self.suite = Some(path.to_string());
+        Ok(())
+    }
+}
+
+impl<W: Write> Reporter for JunitReporter<W> {
+    fn game(&mut self, file: &FileInfo, game: &GameReport) -> io::Result<()> {
+        self.start()?;
+        self.suite_of(&file.path)?;
+        let disk = super::file_on_disk(&file.path);
+        let disk = disk.strip_prefix("./").unwrap_or(disk);
+        write!(
+            self.out,
+            "    <testcase classname=\"{}\" name=\"game {}\" file=\"{}\">",
+            escape(&file.path),
+            game.index,
+            escape(disk)
+        )?;
+        let lines: Vec<String> = game.findings.iter().map(line_of).collect();
+        let body = escape_text(&lines.join("\n"));
+        let failing: Vec<&Finding> = match self.failing {
+            Some(s) => game.findings.iter().filter(|f| f.severity >= s).collect(),
+            None => Vec::new(),
+        };
+        match &game.status {
+            // Skipped on purpose, unless `--fail-on` makes that a failure.
+            Status::Error(GameError::Unreadable(why))
+                if game.findings.iter().any(|f| f.code == Code::SkippedInput)
+                    && failing.is_empty() =>
+            {
+                write!(
+                    self.out,
+                    "\n      <skipped message=\"{}\"/>\n    ",
+                    escape(&why.to_string())
+                )?;
+            }
+            Status::Error(why) => {
+                let kind = game.findings.first().map_or("error", |f| f.code.id());
+                write!(
+                    self.out,
+                    "\n      <error message=\"{}\" type=\"{kind}\">{body}</error>\n    ",
+                    escape(&why.to_string()),
+                )?;
+            }
+            Status::Ok if !failing.is_empty() => {
+                let first = failing[0];
+                let message = format!(
+                    "{} finding(s) at or above {}; the first: {} {}: {}",
+                    failing.len(),
+                    self.failing.map_or("", Severity::as_str),
+                    first.code.id(),
+                    first.code.name(),
+                    first.message
+                );
+                write!(
+                    self.out,
+                    "\n      <failure message=\"{}\" type=\"{}\">{body}</failure>\n    ",
+                    escape(&message),
+                    first.code.id()
+                )?;
+            }
+            Status::Ok if !lines.is_empty() => {
+                write!(self.out, "\n      <system-out>{body}</system-out>\n    ")?;
+            }
+            Status::Ok => {}
+        }
+        self.out.write_all(b"</testcase>\n")
+    }
+
+    fn finish(&mut self, _summary: &Summary) -> io::Result<()> {
+        self.start()?;
+        if self.suite.is_some() {
+            self.out.write_all(b"  </testsuite>\n")?;
+        }
+        self.out.write_all(b"</testsuites>\n")?;
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{escape, escape_text};
+
+    #[test]
+    fn text_is_escaped_for_xml_1_0() {
+        assert_eq!(escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c'");
+        assert_eq!(escape("x\ny\tz\r"), "x&#10;y&#9;z&#13;");
+        assert_eq!(escape_text("x\ny\tz\r\"<"), "x\ny\tz&#13;\"&lt;");
+        assert_eq!(
+            escape("nul\0 bell\u{7} \u{FFFF}"),
+            "nul\u{FFFD} bell\u{FFFD} \u{FFFD}"
+        );
+        assert_eq!(escape("棋譜"), "棋譜");
+    }
+}
