@@ -404,13 +404,27 @@ fn standard_input_and_archive_entries_are_read_in_parts_like_files() {
 
 /// A tar of one entry, `collection.sgf` holding `text`, written to `out`.
 fn tar_of_collection<W: Write>(text: &[u8], out: W) -> W {
+    tar_of(&[("collection.sgf", text)], out)
+}
+
+/// A tar of `entries` (name, bytes), in that order, written to `out`.
+fn tar_of<W: Write>(entries: &[(&str, &[u8])], out: W) -> W {
     let mut t = tar::Builder::new(out);
-    let mut h = tar::Header::new_gnu();
-    h.set_size(text.len() as u64);
-    h.set_mode(0o644);
-    h.set_cksum();
-    t.append_data(&mut h, "collection.sgf", text).unwrap();
+    for (name, bytes) in entries {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(bytes.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        t.append_data(&mut h, name, *bytes).unwrap();
+    }
     t.into_inner().unwrap()
+}
+
+/// `bytes` gzipped.
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
 }
 
 /// A tar.gz entry is cut into parts as it is unpacked: a stream cut short
@@ -491,11 +505,7 @@ fn a_compressed_collection_is_read_in_parts_as_it_is_decompressed() {
         longest,
     } = read_whole();
     let dir = scratch("parts-compressed");
-    let gz = {
-        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        e.write_all(&text).unwrap();
-        e.finish().unwrap()
-    };
+    let gz = gzip(&text);
     let bz2 = {
         let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
         e.write_all(&text).unwrap();
@@ -629,22 +639,12 @@ fn a_tar_cut_short_in_a_collection_entry_keeps_its_games_before_the_cut() {
     } = read_whole();
     assert!(text.len() < 4 << 20, "{} bytes: piped", text.len());
     let first = std::fs::read(root().join("corpus/rules/occupied.sgf")).unwrap();
-    let mut tar = tar::Builder::new(Vec::new());
-    for (name, bytes) in [("occupied.sgf", &first), ("c.sgf", &text)] {
-        let mut header = tar::Header::new_gnu();
-        header.set_size(bytes.len() as u64);
-        header.set_mode(0o644);
-        header.set_cksum();
-        tar.append_data(&mut header, name, &bytes[..]).unwrap();
-    }
-    let plain = tar.into_inner().unwrap();
+    let plain = tar_of(&[("occupied.sgf", &first), ("c.sgf", &text)], Vec::new());
     // The collection starts after two 512-byte headers and the first entry
     // padded to 512.
     let start = 512 + first.len().div_ceil(512) * 512 + 512;
     assert_eq!(&plain[start..start + 2], &text[..2]);
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(&plain).unwrap();
-    let gz = e.finish().unwrap();
+    let gz = gzip(&plain);
     let dir = scratch("parts-small-tar-cut");
     for (file, cut, why) in [
         (
@@ -712,22 +712,12 @@ fn a_tar_gz_damaged_in_an_entry_reports_no_game_of_the_damage() {
         ..
     } = read_whole();
     let first = std::fs::read(root().join("corpus/rules/occupied.sgf")).unwrap();
-    let mut tar = tar::Builder::new(Vec::new());
-    for (name, bytes) in [
-        ("occupied.sgf", &first),
+    let entries = [
+        ("occupied.sgf", &first[..]),
         ("c.sgf", &text),
         ("after.sgf", &first),
-    ] {
-        let mut header = tar::Header::new_gnu();
-        header.set_size(bytes.len() as u64);
-        header.set_mode(0o644);
-        header.set_cksum();
-        tar.append_data(&mut header, name, &bytes[..]).unwrap();
-    }
-    let plain = tar.into_inner().unwrap();
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(&plain).unwrap();
-    let mut gz = e.finish().unwrap();
+    ];
+    let mut gz = gzip(&tar_of(&entries, Vec::new()));
     let mid = gz.len() / 2;
     for b in &mut gz[mid..mid + 20] {
         *b ^= 0x55;
@@ -790,7 +780,7 @@ fn trees_closed_within(text: &[u8], len: usize) -> usize {
 /// a game read from damaged bytes would be reported for the damage.
 #[test]
 fn a_small_compressed_collection_cut_short_has_its_games_before_the_cut() {
-    use std::io::{Read as _, Write as _};
+    use std::io::Read as _;
     let Whole {
         path: p,
         rows: whole,
@@ -799,9 +789,7 @@ fn a_small_compressed_collection_cut_short_has_its_games_before_the_cut() {
     } = read_whole();
     assert!(text.len() < 4 << 20, "{} bytes: read in parts", text.len());
     let dir = scratch("parts-small-cut");
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(&text).unwrap();
-    let gz = e.finish().unwrap();
+    let gz = gzip(&text);
     let mut wrong_crc = gz.clone();
     let crc = wrong_crc.len() - 8;
     wrong_crc[crc] ^= 0xff;
