@@ -38,15 +38,11 @@ fn write_zip(path: &Path, entries: &[(String, Vec<u8>)], method: zip::Compressio
 }
 
 fn tar(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
-    let mut t = tar::Builder::new(Vec::new());
-    for (name, bytes) in entries {
-        let mut h = tar::Header::new_gnu();
-        h.set_size(bytes.len() as u64);
-        h.set_mode(0o644);
-        h.set_cksum();
-        t.append_data(&mut h, name, bytes.as_slice()).unwrap();
-    }
-    t.into_inner().unwrap()
+    let entries: Vec<(&str, &[u8])> = entries
+        .iter()
+        .map(|(name, bytes)| (name.as_str(), bytes.as_slice()))
+        .collect();
+    common::tar_of(&entries, Vec::new())
 }
 
 fn tar_gz(entries: &[(String, Vec<u8>)]) -> Vec<u8> {

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::scratch;
+use common::{scratch, tar_of};
 
 const GAME: &str = "(;GM[1]SZ[9];B[ee];W[cc];B[];W[])";
 
@@ -337,19 +337,8 @@ fn zip_of(path: &Path, entries: &[(&str, &[u8])]) {
 }
 
 fn tar_gz_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    {
-        let mut t = tar::Builder::new(&mut gz);
-        for (name, bytes) in entries {
-            let mut h = tar::Header::new_gnu();
-            h.set_size(bytes.len() as u64);
-            h.set_mode(0o644);
-            h.set_cksum();
-            t.append_data(&mut h, name, *bytes).unwrap();
-        }
-        t.finish().unwrap();
-    }
-    gz.finish().unwrap()
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    tar_of(entries, gz).finish().unwrap()
 }
 
 #[test]
@@ -737,23 +726,12 @@ fn archive_entries_that_inflate_too_much_are_refused() {
             ("ok.sgf", GAME.as_bytes()),
         ],
     );
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    {
-        let mut t = tar::Builder::new(&mut gz);
-        for (name, bytes) in [
-            ("a.sgf", &zeros[..]),
-            ("b.sgf", &zeros[..]),
-            ("ok.sgf", GAME.as_bytes()),
-        ] {
-            let mut h = tar::Header::new_gnu();
-            h.set_size(bytes.len() as u64);
-            h.set_mode(0o644);
-            h.set_cksum();
-            t.append_data(&mut h, name, bytes).unwrap();
-        }
-        t.finish().unwrap();
-    }
-    fs::write(d.join("t.tar.gz"), gz.finish().unwrap()).unwrap();
+    let entries = [
+        ("a.sgf", &zeros[..]),
+        ("b.sgf", &zeros[..]),
+        ("ok.sgf", GAME.as_bytes()),
+    ];
+    fs::write(d.join("t.tar.gz"), tar_gz_of(&entries)).unwrap();
     drop(zeros);
     let r = run(&[arg(&d)], None);
     ok_run(&r);

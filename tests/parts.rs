@@ -7,7 +7,7 @@ mod common;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::{root, scratch};
+use common::{root, scratch, tar_of};
 
 fn jsonl(args: &[&str], part_bytes: Option<&str>) -> (i32, Vec<serde_json::Value>, String) {
     jsonl_with_input(args, part_bytes, None)
@@ -405,19 +405,6 @@ fn standard_input_and_archive_entries_are_read_in_parts_like_files() {
 /// A tar of one entry, `collection.sgf` holding `text`, written to `out`.
 fn tar_of_collection<W: Write>(text: &[u8], out: W) -> W {
     tar_of(&[("collection.sgf", text)], out)
-}
-
-/// A tar of `entries` (name, bytes), in that order, written to `out`.
-fn tar_of<W: Write>(entries: &[(&str, &[u8])], out: W) -> W {
-    let mut t = tar::Builder::new(out);
-    for (name, bytes) in entries {
-        let mut h = tar::Header::new_gnu();
-        h.set_size(bytes.len() as u64);
-        h.set_mode(0o644);
-        h.set_cksum();
-        t.append_data(&mut h, name, *bytes).unwrap();
-    }
-    t.into_inner().unwrap()
 }
 
 /// `bytes` gzipped.

@@ -134,3 +134,16 @@ PB[<script>window.pwned=1</script>]\
 PW[<img src=x onerror=\"document.body.setAttribute('data-pwned',1)\">]\
 RE[B+R\"><svg onload=alert(1)>]C[</title><script>alert(2)</script>]\
 ;B[ee];W[ee])";
+
+/// A tar of `entries` (name, bytes), in that order, written to `out`.
+pub fn tar_of<W: std::io::Write>(entries: &[(&str, &[u8])], out: W) -> W {
+    let mut t = tar::Builder::new(out);
+    for (name, bytes) in entries {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(bytes.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        t.append_data(&mut h, name, *bytes).unwrap();
+    }
+    t.into_inner().unwrap()
+}
