@@ -77,7 +77,7 @@ pub const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 
 const CELL: u32 = 24;
 
-/// Text safe inside XML content and attribute values.
+/// Text safe inside XML content and attribute values (SVG, HTML, JUnit XML).
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -87,8 +87,9 @@ pub fn escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            // XML 1.0 admits no other control characters.
+            // XML 1.0 admits no other control characters, nor U+FFFE and U+FFFF.
             c if c.is_control() && !matches!(c, '\n' | '\t') => out.push('\u{FFFD}'),
+            '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
@@ -272,5 +273,17 @@ mod tests {
             escape("<script>alert('x')</script>&\u{1}"),
             "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;\u{FFFD}"
         );
+    }
+
+    /// What XML 1.0 cannot hold becomes U+FFFD; line feeds, tabs and other
+    /// text stay.
+    #[test]
+    fn text_xml_cannot_hold_is_replaced() {
+        assert_eq!(escape("a\"b\nc\td"), "a&quot;b\nc\td");
+        assert_eq!(
+            escape("nul\0 cr\r \u{FFFE}\u{FFFF}"),
+            "nul\u{FFFD} cr\u{FFFD} \u{FFFD}\u{FFFD}"
+        );
+        assert_eq!(escape("棋譜"), "棋譜");
     }
 }

@@ -15,43 +15,10 @@
 
 use std::io::{self, Write};
 
+use super::diagram::escape;
 use super::{Reporter, Summary};
 use crate::audit::{FileInfo, GameError, GameReport, Status};
 use crate::core::findings::{Code, Finding, Severity};
-
-/// Text made safe for an XML 1.0 attribute value: the markup characters as
-/// entities, line breaks and tabs as character references (an attribute's
-/// value would turn them into spaces), and the characters XML 1.0 cannot
-/// hold at all (other C0 controls, U+FFFE, U+FFFF) as U+FFFD.
-fn escape(text: &str) -> String {
-    escape_as(text, true)
-}
-
-/// [`escape`] for element content, where line breaks and tabs stand as
-/// they are.
-fn escape_text(text: &str) -> String {
-    escape_as(text, false)
-}
-
-fn escape_as(text: &str, attribute: bool) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' if attribute => out.push_str("&quot;"),
-            '\n' | '\t' if !attribute => out.push(c),
-            '\r' if !attribute => out.push_str("&#13;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            '\t' => out.push_str("&#9;"),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// One finding as a line of a test case's text: its code, name and
 /// severity, where (move, and line:column in the input's text), and its
@@ -132,7 +99,7 @@ impl<W: Write> Reporter for JunitReporter<W> {
             escape(disk)
         )?;
         let lines: Vec<String> = game.findings.iter().map(line_of).collect();
-        let body = escape_text(&lines.join("\n"));
+        let body = escape(&lines.join("\n"));
         let failing: Vec<&Finding> = match self.failing {
             Some(s) => game.findings.iter().filter(|f| f.severity >= s).collect(),
             None => Vec::new(),
@@ -189,22 +156,5 @@ impl<W: Write> Reporter for JunitReporter<W> {
         }
         self.out.write_all(b"</testsuites>\n")?;
         self.out.flush()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{escape, escape_text};
-
-    #[test]
-    fn text_is_escaped_for_xml_1_0() {
-        assert_eq!(escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c'");
-        assert_eq!(escape("x\ny\tz\r"), "x&#10;y&#9;z&#13;");
-        assert_eq!(escape_text("x\ny\tz\r\"<"), "x\ny\tz&#13;\"&lt;");
-        assert_eq!(
-            escape("nul\0 bell\u{7} \u{FFFF}"),
-            "nul\u{FFFD} bell\u{FFFD} \u{FFFD}"
-        );
-        assert_eq!(escape("棋譜"), "棋譜");
     }
 }
