@@ -44,13 +44,11 @@ impl NoGame {
 pub struct Collection {
     pub decoded: Decoded,
     pub scan: Scan,
-    /// Every problem offset located, sorted by offset (one sweep over the text).
+    /// Every problem offset located, and a checkpoint every [`CHECKPOINT`]
+    /// bytes, sorted by offset (one sweep over the text): any other place
+    /// (a game's start, a move, a property, a long value's cut) is located
+    /// from the entry before it, not from the start of a long collection.
     locations: Vec<(usize, Location)>,
-    /// The text located every [`CHECKPOINT`] bytes, made the first time a
-    /// place the scan did not locate is wanted (a move, a property, a long
-    /// value's cut): it is then located from the checkpoint before it, not
-    /// from the start of a long collection.
-    checkpoints: std::sync::OnceLock<Vec<(usize, Location)>>,
 }
 
 /// What a finding stands on in a game's main line (see [`Collection::places`]).
@@ -103,6 +101,7 @@ fn collection(decoded: decode::Decoded) -> Collection {
     let mut offsets: Vec<usize> = scan.outside.iter().map(|p| p.offset).collect();
     offsets.extend(scan.tree_problem_offsets());
     offsets.push(decoded.text.len());
+    offsets.extend((0..decoded.text.len()).step_by(CHECKPOINT));
     let locations = scan::locate_all(&decoded.text, &offsets, decoded.bom_len as u64, |seg| {
         decoded.encoded_len(seg)
     });
@@ -110,7 +109,6 @@ fn collection(decoded: decode::Decoded) -> Collection {
         decoded,
         scan,
         locations,
-        checkpoints: std::sync::OnceLock::new(),
     }
 }
 
@@ -119,7 +117,7 @@ impl Collection {
         let i = self.locations.partition_point(|(o, _)| *o < offset);
         match self.locations.get(i) {
             Some((o, l)) if *o == offset => *l,
-            // Not precomputed (a long value's cut): from the checkpoint before it.
+            // Not located in the sweep: from the place located before it.
             _ => self.locate_near(&[offset]).first().map_or(
                 Location {
                     offset: 0,
@@ -208,17 +206,11 @@ impl Collection {
     }
 
     /// Locates offsets that lie close together (in one game tree), from the
-    /// checkpoint before the first: the text is located once every
-    /// [`CHECKPOINT`] bytes, the first time it is needed.
+    /// located place before the first (at most [`CHECKPOINT`] bytes back).
     fn locate_near(&self, offsets: &[usize]) -> Vec<(usize, Location)> {
-        let checkpoints = self.checkpoints.get_or_init(|| {
-            let at: Vec<usize> = (0..self.decoded.text.len()).step_by(CHECKPOINT).collect();
-            scan::locate_all(&self.decoded.text, &at, self.decoded.bom_len as u64, |s| {
-                self.decoded.encoded_len(s)
-            })
-        });
         let first = offsets.iter().copied().min().unwrap_or(0);
-        let from = checkpoints[..checkpoints.partition_point(|(o, _)| *o <= first)]
+        let located = &self.locations;
+        let from = located[..located.partition_point(|(o, _)| *o <= first)]
             .last()
             .copied()
             .unwrap_or((

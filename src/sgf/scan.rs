@@ -693,13 +693,17 @@ pub fn locate_from(
     for off in sorted {
         let seg = &text[pos..off];
         file += encoded_len(seg);
-        for ch in seg.chars() {
-            if ch == '\n' {
-                line += 1;
-                column = 1;
-            } else {
-                column += 1;
+        // Lines are counted by their '\n' and columns in characters: the
+        // bytes that do not continue a UTF-8 sequence (loops that vectorise).
+        let bytes = seg.as_bytes();
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let chars = |b: &[u8]| count(b.iter().filter(|&&x| (x as i8) >= -0x40).count());
+        match bytes.iter().rposition(|&b| b == b'\n') {
+            Some(last) => {
+                line = line.saturating_add(count(bytes.iter().filter(|&&b| b == b'\n').count()));
+                column = chars(&bytes[last + 1..]).saturating_add(1);
             }
+            None => column = column.saturating_add(chars(bytes)),
         }
         pos = off;
         out.push((
