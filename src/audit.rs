@@ -5,7 +5,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::core::findings::{Code, Finding, Severity};
+use crate::core::findings::{Code, Finding, Location, Severity};
 use crate::core::game::GameInfo;
 use crate::core::replay::{EndState, Replayer, Verdicts};
 use crate::core::rules::RuleOptions;
@@ -109,6 +109,8 @@ pub struct GameReport {
     pub line: Vec<u64>,
     /// The earlier game of the run this one repeats, if any.
     pub duplicate_of: Option<DuplicateOf>,
+    /// Where the game tree is written (its `(`), when the file holds one.
+    pub start: Option<Location>,
     /// The positions a report draws, when asked for and worth drawing.
     pub pictures: Option<Box<Pictures>>,
 }
@@ -150,7 +152,19 @@ impl GameReport {
             scoring: Scoring::NotScored(NotScored::NotAudited),
             line: Vec::new(),
             duplicate_of: None,
+            start: None,
             pictures: None,
+        }
+    }
+
+    /// Places the findings about the whole game that have no place yet
+    /// (`Code::about_the_whole_game`) where the game tree is written.
+    pub fn place_whole_game_findings(&mut self) {
+        let Some(start) = self.start else { return };
+        for f in &mut self.findings {
+            if f.location.is_none() && f.code.about_the_whole_game() {
+                f.location = Some(start);
+            }
         }
     }
 
@@ -284,6 +298,10 @@ impl PreparedFile {
         if !all.is_empty() {
             all.append(&mut report.findings);
             report.findings = all;
+        }
+        if self.no_game.is_none() {
+            report.start = self.collection.tree_location(index);
+            report.place_whole_game_findings();
         }
         report
     }
@@ -429,6 +447,7 @@ fn audit_game(
         scoring,
         line: line_hashes(&record),
         duplicate_of: None,
+        start: None,
         pictures,
     }
 }

@@ -233,6 +233,7 @@ impl Duplicates {
                     kind: DuplicateKind::SameLine,
                     moves: e.moves,
                 });
+                game.place_whole_game_findings();
             }
             return;
         }
@@ -259,6 +260,7 @@ impl Duplicates {
                 moves: e.moves,
             });
         }
+        game.place_whole_game_findings();
         let name = match &self.file {
             Some(name) if **name == *file => Arc::clone(name),
             _ => {

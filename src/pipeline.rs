@@ -119,18 +119,17 @@ struct PartCursor {
 }
 
 /// A part's report placed in its file: the game numbered after the games
-/// of the parts before it, its findings' byte offsets, lines and columns
-/// counted from the start of the file.
+/// of the parts before it, its findings' and its own byte offsets, lines
+/// and columns counted from the start of the file.
 fn place(report: &mut GameReport, part: &PartOf, games_before: usize) {
     report.index += games_before;
-    for f in &mut report.findings {
-        if let Some(loc) = f.location.as_mut() {
-            loc.offset += part.offset;
-            if loc.line == 1 {
-                loc.column += part.column.saturating_sub(1);
-            }
-            loc.line += part.line.saturating_sub(1);
+    let locations = report.findings.iter_mut().map(|f| &mut f.location);
+    for loc in locations.chain([&mut report.start]).flatten() {
+        loc.offset += part.offset;
+        if loc.line == 1 {
+            loc.column += part.column.saturating_sub(1);
         }
+        loc.line += part.line.saturating_sub(1);
     }
 }
 

@@ -392,6 +392,9 @@ fn junit_has_a_case_per_game_failing_at_fail_on() {
                 case.attribute("name"),
                 Some(&*format!("game {}", row["game"]))
             );
+            // The line the game's tree starts on in the file (none without a tree).
+            let line = row["start"]["line"].as_u64().map(|l| l.to_string());
+            assert_eq!(case.attribute("line"), line.as_deref());
             let findings = row["findings"].as_array().unwrap();
             let fails = findings
                 .iter()
@@ -494,6 +497,12 @@ fn a_skipped_entry_is_a_skipped_junit_case_unless_it_fails() {
             .find(|n| n.attribute("classname") == Some(&*format!("{archive}!old.rar")))
             .unwrap();
         assert_eq!(rar.attribute("file"), Some(archive));
+        // A line in an entry's text is no line of the archive on disk.
+        let ko = doc
+            .descendants()
+            .find(|n| n.attribute("classname") == Some(&*format!("{archive}!ko.sgf")))
+            .unwrap();
+        assert_eq!(ko.attribute("line"), None);
         let got = rar.children().find(|n| n.is_element()).unwrap();
         assert_eq!(got.tag_name().name(), outcome, "--fail-on {fail_on}");
     }

@@ -239,3 +239,39 @@ fn repeated_and_setup_properties_point_at_themselves() {
     assert_eq!(at("P307", 1), place("C[y]", 3, 12));
     assert_eq!(at("A504", 0), place("AW[cc]", 3, 2));
 }
+
+/// Every game says where its tree is written, and a finding about a whole
+/// game points there: the second copy of a game in a collection, after a
+/// CRLF, a blank line and a tab, is a duplicate (A508) at its `(`.
+#[test]
+fn a_game_and_a_finding_about_all_of_it_point_at_its_tree() {
+    let game = "(;GM[1]SZ[9]PB[a]PW[b]DT[2020-01-01]RE[B+R];B[ee];W[cc])";
+    let text = format!("{game}\r\n\n\t{game}\n");
+    let path = common::scratch("game-start").join("twice.sgf");
+    std::fs::write(&path, &text).unwrap();
+    let (_, rows) = common::jsonl(&[path.to_str().unwrap()]);
+    assert_eq!(rows.len(), 2);
+    let start = |r: &serde_json::Value| {
+        let s = &r["start"];
+        (
+            s["offset"].as_u64(),
+            s["line"].as_u64(),
+            s["column"].as_u64(),
+        )
+    };
+    assert_eq!(start(&rows[0]), (Some(0), Some(1), Some(1)));
+    let second = (Some(game.len() as u64 + 4), Some(3), Some(2));
+    assert_eq!(start(&rows[1]), second);
+    let duplicate = rows[1]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "A508")
+        .expect("the same players, date, result and moves");
+    let at = (
+        duplicate["offset"].as_u64(),
+        duplicate["line"].as_u64(),
+        duplicate["column"].as_u64(),
+    );
+    assert_eq!(at, second);
+}

@@ -131,6 +131,22 @@ fn a_file_read_in_parts_gives_the_rows_of_the_file_read_whole() {
     let p = path.to_str().unwrap();
     let (code, whole, _) = jsonl(&[p, "--exit-zero"], None);
     assert_eq!(code, 0);
+    // Each game's start is a `(` of the file, on the line and column its
+    // newlines and characters before give, after the game before it.
+    let text = std::fs::read(&path).unwrap();
+    let mut last = None;
+    for row in &whole {
+        let s = &row["start"];
+        let at = s["offset"].as_u64().expect("a tree") as usize;
+        assert_eq!(text[at], b'(', "{row}");
+        let before = std::str::from_utf8(&text[..at]).unwrap();
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().unwrap().chars().count() + 1;
+        assert_eq!(s["line"].as_u64(), Some(line as u64), "{row}");
+        assert_eq!(s["column"].as_u64(), Some(column as u64), "{row}");
+        assert!(last < Some(at), "{row}");
+        last = Some(at);
+    }
     for part_bytes in ["50000", "2000"] {
         let (code, split, err) = jsonl(&[p, "--exit-zero", "-j2"], Some(part_bytes));
         assert_eq!(code, 0, "{err}");

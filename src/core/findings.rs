@@ -108,6 +108,21 @@ codes! {
 }
 
 impl Code {
+    /// Whether a finding of this code is about a whole game, with no move,
+    /// property or text of its own to point at: it is placed where the game
+    /// tree is written (its `(`).
+    pub fn about_the_whole_game(self) -> bool {
+        matches!(
+            self,
+            Code::ParseFailed
+                | Code::AgaCountsDiffer
+                | Code::DuplicateGame
+                | Code::TruncatedCopy
+                | Code::InternalError
+                | Code::FindingsOmitted
+        )
+    }
+
     /// The root property a finding of this code is about, when the finding
     /// is about no move: it is placed where that property is written.
     pub fn root_property(self) -> Option<&'static str> {

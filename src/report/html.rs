@@ -644,10 +644,13 @@ fn game_section(k: u64, file: &FileInfo, g: &GameReport, base: &Path) -> String 
         .unwrap_or_default();
     let _ = writeln!(
         s,
-        "<section class=\"game\" id=\"g{k}\">\n<h3>{badge}game {}: {} (game {} of the file)</h3>",
+        "<section class=\"game\" id=\"g{k}\">\n<h3>{badge}game {}: {} (game {} of the file{})</h3>",
         k + 1,
         escape(&file.path),
-        g.index
+        g.index,
+        g.start
+            .map(|l| format!(", line {}", l.line))
+            .unwrap_or_default()
     );
     let info = &g.info;
     let mut meta: Vec<String> = Vec::new();

@@ -17,6 +17,8 @@ use crate::scoring::Scoring;
 struct GameJson<'a> {
     file: &'a str,
     game: usize,
+    /// Where the game tree is written (its `(`); null when the file holds none.
+    start: Option<StartJson>,
     status: &'static str,
     error: Option<String>,
     encoding: Option<&'static str>,
@@ -35,6 +37,13 @@ struct GameJson<'a> {
     divergence: Vec<DivergenceJson>,
     /// The earlier game of the run this one repeats (A508) or extends (A509).
     duplicate_of: Option<DuplicateJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct StartJson {
+    offset: u64,
+    line: u32,
+    column: u32,
 }
 
 #[derive(Serialize)]
@@ -305,6 +314,11 @@ fn game_json<'a>(file: &'a FileInfo, g: &'a GameReport) -> GameJson<'a> {
     GameJson {
         file: &file.path,
         game: g.index,
+        start: g.start.map(|l| StartJson {
+            offset: l.offset,
+            line: l.line,
+            column: l.column,
+        }),
         status,
         error,
         encoding: file.encoding,

@@ -93,11 +93,15 @@ impl<W: Write> Reporter for JunitReporter<W> {
         let disk = disk.strip_prefix("./").unwrap_or(disk);
         write!(
             self.out,
-            "    <testcase classname=\"{}\" name=\"game {}\" file=\"{}\">",
+            "    <testcase classname=\"{}\" name=\"game {}\" file=\"{}\"",
             escape(&file.path),
             game.index,
             escape(disk)
         )?;
+        match game.start.filter(|_| super::shown_on_disk(&file.path)) {
+            Some(start) => write!(self.out, " line=\"{}\">", start.line)?,
+            None => self.out.write_all(b">")?,
+        }
         let lines: Vec<String> = game.findings.iter().map(line_of).collect();
         let body = escape(&lines.join("\n"));
         let failing: Vec<&Finding> = match self.failing {

@@ -88,9 +88,14 @@ pub fn place_on_disk<'f>(
     name: &str,
     f: &'f crate::core::findings::Finding,
 ) -> Option<&'f crate::core::findings::Location> {
+    f.location.as_ref().filter(|_| shown_on_disk(name))
+}
+
+/// Whether places in the text of input `name` are places in the file on
+/// disk: not for an archive entry or a compressed game file.
+pub fn shown_on_disk(name: &str) -> bool {
     let disk = file_on_disk(name);
-    let shown = disk == name && !crate::input::is_compressed_game_file(std::path::Path::new(disk));
-    f.location.as_ref().filter(|_| shown)
+    disk == name && !crate::input::is_compressed_game_file(std::path::Path::new(disk))
 }
 
 /// A sink for audit results, called in input order.

@@ -414,6 +414,21 @@ pub const GAME_COLUMNS: &[Column<GameValue>] = &[
         kind: Kind::Text,
         value: |_, g| v(check(g).and_then(|c| c.reading.map(|r| r.key()))),
     },
+    Column {
+        name: "start_offset",
+        kind: Kind::Int,
+        value: |_, g| v(g.start.map(|l| l.offset)),
+    },
+    Column {
+        name: "start_line",
+        kind: Kind::Int,
+        value: |_, g| v(g.start.map(|l| l.line)),
+    },
+    Column {
+        name: "start_column",
+        kind: Kind::Int,
+        value: |_, g| v(g.start.map(|l| l.column)),
+    },
 ];
 
 /// The columns of the findings table, in order.

@@ -180,6 +180,11 @@ impl Collection {
         places
     }
 
+    /// Where game tree `index` is written: its opening `(`.
+    pub fn tree_location(&self, index: usize) -> Option<Location> {
+        Some(self.locate(self.scan.tree_start(index)?))
+    }
+
     /// Where property `ident` of game `index`'s root node is written (its
     /// last occurrence, the one the game information keeps).
     pub fn root_property_location(&self, index: usize, ident: &str) -> Option<Location> {

@@ -101,6 +101,11 @@ impl Scan {
         })
     }
 
+    /// Offset of game tree `index`'s `(` (`None` past the last tree).
+    pub fn tree_start(&self, index: usize) -> Option<usize> {
+        Some(self.trees.get(index / BLOCK)?.get(index % BLOCK)?.start)
+    }
+
     /// The first game tree that starts at or after `offset`.
     pub fn tree_after(&self, offset: usize) -> Option<usize> {
         let blocks = self
