@@ -5,7 +5,9 @@
 //! covering the board size, the setup stones and every move before it
 //! ([`line_hashes`], computed by the workers). The check itself runs in input
 //! order ([`Duplicates::check`]) and keeps one entry per distinct game: its
-//! hash, its name and a hash of its game information, so memory grows by
+//! hash (with its game information's for a game shorter than
+//! [`MIN_MOVES`]; such a game without players or date is not kept), its
+//! name and a hash of its game information, so memory grows by
 //! 56 bytes a distinct game (about 64 to 128 with the table's spare room) and
 //! a name per file, whatever the game's length.
 //!
@@ -218,7 +220,20 @@ impl Duplicates {
         }
         let info = info_hash(&game.info);
         let result = result_hash(&game.info);
-        if let Some(e) = self.seen.get(&full) {
+        // A line shorter than MIN_MOVES is a copy only with the same game
+        // information, so it is kept under both: the first game of a common
+        // short line does not stand for the other players' games with it.
+        let key = if line.len() >= MIN_MOVES as usize {
+            full
+        } else {
+            match info {
+                Some(i) => step(full, i.get()),
+                // Nothing tells it from a coincidence: never a copy, and too
+                // short to be the prefix a truncated copy is looked up by.
+                None => return,
+            }
+        };
+        if let Some(e) = self.seen.get(&key) {
             if e.moves >= MIN_MOVES || (info.is_some() && info == e.info) {
                 game.findings.push(Finding::new(
                     Code::DuplicateGame,
@@ -270,7 +285,7 @@ impl Duplicates {
             }
         };
         self.seen.insert(
-            full,
+            key,
             Earlier {
                 file: name,
                 game: game.index,

@@ -51,6 +51,15 @@ fn copies_and_truncated_copies_are_named() {
             game("PB[g]PW[h]DT[2021-01-01]", 20),
         ),
         ("7-same-info20.sgf", game("PB[e]PW[f]DT[2020-01-01]", 20)),
+        ("8-opening30.sgf", game("PB[i]PW[j]", 30)),
+        (
+            "9-opening30-other.sgf",
+            game("PB[k]PW[l]DT[2022-01-01]", 30),
+        ),
+        (
+            "9b-opening30-other.sgf",
+            game("PB[k]PW[l]DT[2022-01-01]", 30),
+        ),
     ];
     for (name, text) in &files {
         std::fs::write(dir.join(name), text).unwrap();
@@ -94,5 +103,13 @@ fn copies_and_truncated_copies_are_named() {
     assert_eq!(
         dup("7-same-info20.sgf"),
         Some(("5-opening20.sgf".into(), "same-line".into()))
+    );
+    // A short line's first game does not hide a copy of a later game with
+    // that line: 9b is 9 again (8, by other players, came first).
+    assert!(codes(by_name("9-opening30-other.sgf")).is_empty());
+    assert_eq!(codes(by_name("9b-opening30-other.sgf")), ["A508"]);
+    assert_eq!(
+        dup("9b-opening30-other.sgf"),
+        Some(("9-opening30-other.sgf".into(), "same-line".into()))
     );
 }
