@@ -1,5 +1,6 @@
 //! Any bytes: decode, scan, parse every game, convert, and place findings
-//! in the text (moves, setup and repeated properties, root properties).
+//! in the text (moves, setup and repeated properties, root properties,
+//! each game's tree, the last checked against a count char by char).
 //! Must never panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
@@ -26,5 +27,12 @@ fuzz_target!(|data: &[u8]| {
         ];
         let _ = c.places(i, moves, &wanted);
         let _ = c.root_property_location(i, "RE");
+        // The game's place, against lines and columns counted char by char.
+        let at = c.tree_location(i).expect("a game has a tree");
+        let start = c.scan.tree(i).expect("a game has a tree").start;
+        let before = &c.decoded.text[..start];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+        assert_eq!((at.line as usize, at.column as usize), (line, column));
     }
 });
