@@ -104,10 +104,20 @@ codes! {
     RulesCountDiffers = "C609", "rules-count-differs", Info, "The declared rules' count of the final position, with the markup's dead stones, differs from the record's own TB/TW count; the points counted differently are named, with why (seki eye, point to fill, neutral). Without RU: when no counting gives RE, the Japanese count against the record's own. Without markup: when RE is the count of the final position as players and servers commonly make it and the rules do not (the points Japanese rule 8 leaves out counted as territory; lone stones in atari that only rule 7 makes dead, or those and the strings of two or three stones it makes dead, or every dead string in atari with no way out, left standing), the points or stones are named, instead of C601.";
     // X: internal
     InternalError = "X900", "internal-error", Error, "A bug in sgfaudit while handling this game; the run went on.";
-    FindingsOmitted = "X901", "findings-omitted", Info, "A game had more than 10,000 findings; the rest are counted per code, not listed (its verdicts stay complete).";
+    FindingsOmitted = "X901", "findings-omitted", Info, "A game's reading or its replay had more than 10,000 findings; the rest are counted per code, not listed (its verdicts stay complete).";
 }
 
 impl Code {
+    /// The codes of illegal moves, which the per-ruleset verdicts also list.
+    pub const ILLEGAL_MOVES: [Code; 6] = [
+        Code::Occupied,
+        Code::OffBoard,
+        Code::Suicide,
+        Code::Ko,
+        Code::Superko,
+        Code::WrongTurn,
+    ];
+
     /// Whether a finding of this code is about a whole game, with no move,
     /// property or text of its own to point at: it is placed where the game
     /// tree is written (its `(`).
@@ -242,5 +252,69 @@ impl Finding {
     pub fn with_location(mut self, loc: Option<Location>) -> Finding {
         self.location = loc.or(self.location);
         self
+    }
+}
+
+/// Findings listed per game, from its reading and from its replay each: a
+/// pathological record can have millions (a node of 200,000 repeated
+/// properties, moves played again and again on one point).
+pub const MAX_FINDINGS: usize = 10_000;
+
+/// A game's findings as they are found, at most [`MAX_FINDINGS`] listed;
+/// the rest are counted per code and summarised by one X901 each, so
+/// memory stays bounded whatever the record.
+#[derive(Debug, Default)]
+pub struct CappedFindings {
+    listed: Vec<Finding>,
+    omitted: std::collections::BTreeMap<Code, u64>,
+}
+
+impl CappedFindings {
+    /// Lists `f`, or counts it once [`MAX_FINDINGS`] are listed.
+    pub fn push(&mut self, f: Finding) {
+        if self.listed.len() < MAX_FINDINGS {
+            self.listed.push(f);
+        } else {
+            *self.omitted.entry(f.code).or_default() += 1;
+        }
+    }
+
+    /// The findings listed so far.
+    pub fn len(&self) -> usize {
+        self.listed.len()
+    }
+
+    /// Whether none is listed.
+    pub fn is_empty(&self) -> bool {
+        self.listed.is_empty()
+    }
+
+    /// The listed findings, then an X901 for each code some were counted of.
+    pub fn into_vec(self) -> Vec<Finding> {
+        let mut out = self.listed;
+        for (code, n) in self.omitted {
+            let verdicts = if Code::ILLEGAL_MOVES.contains(&code) {
+                "; the per-ruleset verdicts list every illegal move"
+            } else {
+                ""
+            };
+            out.push(Finding::new(
+                Code::FindingsOmitted,
+                format!(
+                    "{n} more {} ({}) finding(s) in this game are not listed{verdicts}",
+                    code.id(),
+                    code.name()
+                ),
+            ));
+        }
+        out
+    }
+}
+
+impl Extend<Finding> for CappedFindings {
+    fn extend<I: IntoIterator<Item = Finding>>(&mut self, findings: I) {
+        for f in findings {
+            self.push(f);
+        }
     }
 }

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::core::board::{Board, BoardSize, Color, Point, MAX_CELLS, PLAYER_KEY};
-use crate::core::findings::{Code, Finding, Severity};
+use crate::core::findings::{CappedFindings, Code, Finding, Severity};
 use crate::core::game::{Event, GameRecord, MoveKind};
 use crate::core::rules::{
     self, AgaSuperko, IllegalKind, PlacementFacts, Repetition, RuleOptions, Ruleset, RulesetSet,
@@ -455,14 +455,12 @@ struct Run {
     handicap_moves: u32,
     consecutive_passes: u32,
     ko_ban: Option<(u16, Color)>,
-    findings: Vec<Finding>,
-    omitted: std::collections::BTreeMap<Code, u64>,
+    findings: CappedFindings,
     verdicts: Verdicts,
     end: EndState,
 }
 
-/// Findings kept per game; see `Run::note`.
-pub const MAX_FINDINGS: usize = 10_000;
+pub use crate::core::findings::MAX_FINDINGS;
 
 impl Run {
     fn new(record: &GameRecord, opts: &RuleOptions) -> Run {
@@ -487,7 +485,7 @@ impl Run {
             }
         }
         let ha = record.handicap;
-        let mut findings = Vec::new();
+        let mut findings = CappedFindings::default();
         let mut handicap_moves = 0;
         let mut handicap_stones = 0;
         if ha >= 2 {
@@ -556,7 +554,6 @@ impl Run {
             consecutive_passes: 0,
             ko_ban: None,
             findings,
-            omitted: Default::default(),
             verdicts: Default::default(),
             end: EndState {
                 handicap_stones,
@@ -622,11 +619,7 @@ impl Run {
     /// Records a finding, keeping at most [`MAX_FINDINGS`] per game (a pathological
     /// record can have millions); the rest are counted per code and summarised.
     fn note(&mut self, f: Finding) {
-        if self.findings.len() < MAX_FINDINGS {
-            self.findings.push(f);
-        } else {
-            *self.omitted.entry(f.code).or_default() += 1;
-        }
+        self.findings.push(f);
     }
 
     fn reads_as_omitted_pass(&self) -> bool {
@@ -702,20 +695,9 @@ impl Run {
 
     fn finish(mut self) -> ReplayOutcome {
         self.end.trailing_passes = self.consecutive_passes;
-        for (code, n) in std::mem::take(&mut self.omitted) {
-            self.findings.push(Finding::new(
-                Code::FindingsOmitted,
-                format!(
-                    "{n} more {} ({}) finding(s) in this game are not listed; \
-                     the per-ruleset verdicts list every illegal move",
-                    code.id(),
-                    code.name()
-                ),
-            ));
-        }
         ReplayOutcome {
             moves: self.moves,
-            findings: self.findings,
+            findings: self.findings.into_vec(),
             verdicts: self.verdicts,
             end: self.end,
         }

@@ -9,7 +9,7 @@ use sgf_parse::go::{Move, Prop};
 use sgf_parse::{SgfNode, SgfProp};
 
 use crate::core::board::{BoardSize, Color, Point};
-use crate::core::findings::{Code, Finding};
+use crate::core::findings::{CappedFindings, Code, Finding};
 use crate::core::game::{Event, GameInfo, GameRecord, Markup, MoveKind};
 
 /// Names in the game info that mark a record written by a server or program.
@@ -272,7 +272,7 @@ fn duplicate_properties(
     node: &SgfNode<Prop>,
     moves: u32,
     seen: &mut HashSet<String>,
-    findings: &mut Vec<Finding>,
+    findings: &mut CappedFindings,
 ) {
     seen.clear();
     for prop in node.properties() {
@@ -298,7 +298,7 @@ fn read_property(
     record: &mut GameRecord,
     moves: u32,
     content: &mut NodeContent,
-    findings: &mut Vec<Finding>,
+    findings: &mut CappedFindings,
 ) {
     let size = record.size.get();
     let on_board = |p: &Point2| p.x < size && p.y < size;
@@ -435,7 +435,9 @@ pub struct Converter {
     record: Option<GameRecord>,
     info: GameInfo,
     error: Option<NoRecord>,
-    findings: Vec<Finding>,
+    /// The findings of the whole game, at most `MAX_FINDINGS` listed (a node
+    /// may repeat a property 200,000 times).
+    findings: CappedFindings,
     markup: Option<Markup>,
     moves: u32,
     /// Property identifiers seen in the node being read (reused).
@@ -470,6 +472,13 @@ fn written_by_fox(info: &GameInfo) -> bool {
     })
 }
 
+/// Root findings, to which the nodes' are added.
+fn capped(findings: Vec<Finding>) -> CappedFindings {
+    let mut out = CappedFindings::default();
+    out.extend(findings);
+    out
+}
+
 impl Converter {
     /// Reads the game information of the root node (the root's moves and setup
     /// come with [`Converter::node`], like any other node).
@@ -492,7 +501,7 @@ impl Converter {
                     record: None,
                     info,
                     error: Some(why),
-                    findings,
+                    findings: capped(findings),
                     markup: None,
                     moves: 0,
                     ids: HashSet::new(),
@@ -527,7 +536,7 @@ impl Converter {
             }),
             info,
             error: None,
-            findings,
+            findings: capped(findings),
             markup: None,
             moves: 0,
             ids: HashSet::new(),
@@ -595,7 +604,7 @@ impl Converter {
             record: self.record,
             info: self.info,
             error: self.error,
-            findings: self.findings,
+            findings: self.findings.into_vec(),
         }
     }
 }
