@@ -275,3 +275,25 @@ fn a_game_and_a_finding_about_all_of_it_point_at_its_tree() {
     );
     assert_eq!(at, second);
 }
+
+/// A text whose encoding was detected, not declared (E101), points at its
+/// first character that is not ASCII: the text whose reading rests on the
+/// guess (`é` in Latin-1, the 7th character of the second line).
+#[test]
+fn a_detected_encoding_points_at_the_first_character_it_decides() {
+    let bytes = b"(;GM[1]FF[4]SZ[9]\nPB[Jos\xe9 Mar\xeda]PW[x];B[ee])".to_vec();
+    let at = bytes.iter().position(|&b| b == 0xe9).unwrap() as u64;
+    let r = audit_bytes(
+        "latin1.sgf",
+        &bytes,
+        &AuditOptions::default(),
+        &mut Replayer::new(),
+    );
+    let assumed = r.games[0]
+        .findings
+        .iter()
+        .find(|f| f.code.id() == "E101")
+        .expect("no CA, not UTF-8");
+    let loc = assumed.location.expect("located");
+    assert_eq!((loc.offset, loc.line, loc.column), (at, 2, 7));
+}

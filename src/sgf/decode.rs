@@ -34,6 +34,10 @@ pub struct Decoded {
     /// and how many file bytes it replaced, in text order: a place after it
     /// is counted in the file's bytes, not in those of a re-encoded U+FFFD.
     pub replaced: Vec<(usize, u32)>,
+    /// Where the first character that is not ASCII stands in the text when
+    /// the encoding was detected, not declared (E101): the text whose
+    /// reading rests on the guess.
+    pub guessed_from: Option<usize>,
 }
 
 /// The byte order of UTF-32 text.
@@ -264,6 +268,7 @@ pub fn decode_continuation(bytes: Vec<u8>) -> Decoded {
             findings: Vec::new(),
             utf32: None,
             replaced: Vec::new(),
+            guessed_from: None,
         },
         Err(e) => decode(e.into_bytes()),
     }
@@ -281,6 +286,13 @@ pub fn decode(bytes: Vec<u8>) -> Decoded {
         label,
         findings,
     } = decode_borrowed(&bytes);
+    // Before its first byte that is not ASCII, a text in an encoding that
+    // keeps ASCII as it is has the file's bytes, one character each.
+    let guessed_from = (bom_len == 0
+        && encoding.is_ascii_compatible()
+        && findings.iter().any(|f| f.code == Code::CharsetAssumed))
+    .then(|| bytes.iter().position(|b| !b.is_ascii()))
+    .flatten();
     let (text, identity, replaced) = match text {
         Cow::Owned(text) => {
             let replaced = if findings.iter().any(|f| f.code == Code::CharsetReplaced) {
@@ -314,6 +326,7 @@ pub fn decode(bytes: Vec<u8>) -> Decoded {
         findings,
         utf32: None,
         replaced,
+        guessed_from,
     }
 }
 
@@ -397,6 +410,7 @@ fn decode_utf32(bytes: &[u8]) -> Option<Decoded> {
         findings,
         utf32: Some(order),
         replaced: Vec::new(),
+        guessed_from: None,
     })
 }
 
@@ -643,6 +657,7 @@ mod tests {
             findings: Vec::new(),
             utf32: None,
             replaced,
+            guessed_from: None,
         };
         let at = d.text.find(";B").unwrap();
         assert_eq!(d.encoded_len(&d.text[..at]), 3);

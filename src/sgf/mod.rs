@@ -254,13 +254,15 @@ impl Collection {
     }
 
     /// Where a charset finding stands: a label's at its `CA` (in the first
-    /// game), replaced bytes at the first of them.
+    /// game), replaced bytes at the first of them, a detected encoding at
+    /// the first character it decides.
     fn charset_location(&self, code: Code) -> Option<Location> {
         match code {
             Code::CharsetReplaced => {
                 let &(at, _) = self.decoded.replaced.first()?;
                 Some(self.locate(at))
             }
+            Code::CharsetAssumed => Some(self.locate(self.decoded.guessed_from?)),
             _ => self.root_property_location(0, code.root_property()?),
         }
     }
