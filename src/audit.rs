@@ -341,8 +341,12 @@ fn locate(collection: &sgf::Collection, index: usize, moves: u32, findings: &mut
 }
 
 /// The place on the main line a finding stands on: the move it is about,
-/// or the setup or repeated property of a node read after a move.
+/// the setup or repeated property of a node read after a move, or the
+/// territory markup it disputes.
 fn place_of(f: &Finding) -> Option<sgf::Place> {
+    if matches!(f.code, Code::MarkupCompleted | Code::MarkupDisputed) {
+        return Some(sgf::Place::Markup);
+    }
     let m = f.move_number?;
     match f.code {
         Code::SetupInGame => Some(sgf::Place::Setup(m)),

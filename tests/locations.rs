@@ -297,3 +297,29 @@ fn a_detected_encoding_points_at_the_first_character_it_decides() {
     let loc = assumed.location.expect("located");
     assert_eq!((loc.offset, loc.line, loc.column), (at, 2, 7));
 }
+
+/// A finding about the territory markup (C607: it leaves standing stones
+/// that Japanese rule 7 makes dead) stands at the markup the count reads:
+/// the first `TB` or `TW` after the last move's `B` or `W` (here in the
+/// same node as the last pass).
+#[test]
+fn a_finding_about_the_markup_points_at_it() {
+    let path = root().join("corpus/real/gnugo-regression/nando/kisei27_g1.sgf");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let r = audit_text(&text);
+    let f = r.games[0]
+        .findings
+        .iter()
+        .find(|f| f.code.id() == "C607")
+        .expect("W's markup leaves Black's stones in atari standing");
+    let last_move = text.rfind(";B[").max(text.rfind(";W[")).unwrap();
+    let markup = last_move + text[last_move..].find("TW[").unwrap();
+    let line = text[..markup].matches('\n').count() as u32 + 1;
+    let column = (markup - text[..markup].rfind('\n').map_or(0, |k| k + 1)) as u32 + 1;
+    let loc = f.location.expect("located");
+    assert_eq!(
+        (loc.offset, loc.line, loc.column),
+        (markup as u64, line, column)
+    );
+    assert!(!text[last_move..markup].contains("TB["));
+}

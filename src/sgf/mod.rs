@@ -60,6 +60,9 @@ pub enum Place {
     Setup(u32),
     /// A property repeated in a node read after move n.
     Repeated(u32),
+    /// The territory markup the count reads: the first `TB` or `TW` that no
+    /// move in a later node follows (every finding about it stands there).
+    Markup,
 }
 
 /// Bytes of text between two checkpoints of [`Collection`].
@@ -148,6 +151,9 @@ impl Collection {
         }
         let (mut n, mut setup_node) = (0u32, None);
         let mut found: Vec<(usize, usize)> = Vec::new();
+        // The markup's first property, and the first of the node being read
+        // (a move there keeps it: markup counts in the last move's node).
+        let (mut markup, mut node_markup) = (None, None);
         scan::main_line_properties(&src, |p| {
             if p.is_move() {
                 n = n.saturating_add(1);
@@ -155,6 +161,13 @@ impl Collection {
                 for k in waiting.remove(&Place::Move(n)).unwrap_or_default() {
                     found.push((k, start + p.offset));
                 }
+                markup = node_markup.filter(|&(node, _)| node == p.node);
+            }
+            if matches!(p.ident, b"TB" | b"TW") {
+                if node_markup.map_or(true, |(node, _)| node != p.node) {
+                    node_markup = Some((p.node, p.offset));
+                }
+                markup = markup.or(Some((p.node, p.offset)));
             }
             let place = if p.repeated {
                 Place::Repeated(p.moves_before)
@@ -168,6 +181,11 @@ impl Collection {
                 found.push((k, start + p.offset));
             }
         });
+        if let Some((_, at)) = markup {
+            for k in waiting.remove(&Place::Markup).unwrap_or_default() {
+                found.push((k, start + at));
+            }
+        }
         if n != moves || found.is_empty() {
             return places;
         }
@@ -861,6 +879,27 @@ mod tests {
         count_values, cut_point, expanded_points, shorten_long_values, Cut, CutOf, CUT_VALUE,
         LONG_VALUE,
     };
+
+    /// The markup the count reads: markup a move in a later node follows
+    /// does not count; markup in the last move's node does, before or after
+    /// the move.
+    #[test]
+    fn the_markup_place_is_the_first_that_no_later_move_follows() {
+        for (text, moves, markup) in [
+            (
+                "(;SZ[9];B[aa]TB[bb];W[cc];B[dd];TW[ee]TB[ff])",
+                3,
+                Some("TW[ee]"),
+            ),
+            ("(;SZ[9];B[aa];TB[bb]W[cc]TW[dd])", 2, Some("TB[bb]")),
+            ("(;SZ[9];B[aa]TB[bb];W[cc])", 2, None),
+        ] {
+            let c = super::read(text.as_bytes().to_vec());
+            let got = c.places(0, moves, &[super::Place::Markup])[0].map(|l| l.offset);
+            let want = markup.map(|m| text.find(m).unwrap() as u64);
+            assert_eq!(got, want, "{text}");
+        }
+    }
 
     #[test]
     fn rectangles_of_point_lists_are_counted_whole() {
