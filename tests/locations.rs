@@ -323,3 +323,20 @@ fn a_finding_about_the_markup_points_at_it() {
     );
     assert!(!text[last_move..markup].contains("TB["));
 }
+
+/// A setup value that is not a point, in the root, stands at its property
+/// (setup nodes after the root share its move count: there it stays
+/// unplaced rather than guessed).
+#[test]
+fn a_bad_setup_value_in_the_root_points_at_its_property() {
+    let text = "(;GM[1]SZ[9]\nAB[cc]AW[];B[ee];AW[zz99];W[dd])";
+    let r = audit_text(text);
+    let bad: Vec<_> = r.games[0]
+        .findings
+        .iter()
+        .filter(|f| f.code.id() == "P303")
+        .map(|f| f.location.map(|l| (l.offset, l.line, l.column)))
+        .collect();
+    let at = text.find("AW[]").unwrap() as u64;
+    assert_eq!(bad, [Some((at, 2, 7)), None]);
+}

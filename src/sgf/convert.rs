@@ -264,6 +264,9 @@ fn komi_as_read(
 struct NodeContent {
     moves: Vec<(Color, MoveKind)>,
     markup: Option<Markup>,
+    /// The node is the root, whose properties a finding can name to be
+    /// placed (`Finding::about`).
+    root: bool,
 }
 
 /// P307 for every property identifier a node repeats. `seen` is reused from
@@ -355,13 +358,20 @@ fn read_property(
             }
         }
         Prop::Invalid(id, v) if id == "AB" || id == "AW" || id == "AE" => {
-            findings.push(Finding::new(
+            let f = Finding::new(
                 Code::BadMoveValue,
                 format!(
                     "{id}[{}] holds a value that is not a point; ignored",
                     v.join("][")
                 ),
-            ));
+            );
+            // In the root it stands at its property; setup nodes after it
+            // share its move count, so elsewhere a place would be a guess.
+            let ident = ["AB", "AW", "AE"].into_iter().find(|&x| x == id);
+            findings.push(match ident {
+                Some(ident) if content.root => f.about(ident),
+                _ => f,
+            });
         }
         Prop::TB(set) | Prop::TW(set) => {
             let m = content.markup.get_or_insert_with(Markup::default);
@@ -440,6 +450,8 @@ pub struct Converter {
     findings: CappedFindings,
     markup: Option<Markup>,
     moves: u32,
+    /// Main-line nodes read so far.
+    nodes: u64,
     /// Property identifiers seen in the node being read (reused).
     ids: HashSet<String>,
 }
@@ -504,6 +516,7 @@ impl Converter {
                     findings: capped(findings),
                     markup: None,
                     moves: 0,
+                    nodes: 0,
                     ids: HashSet::new(),
                 };
             }
@@ -539,6 +552,7 @@ impl Converter {
             findings: capped(findings),
             markup: None,
             moves: 0,
+            nodes: 0,
             ids: HashSet::new(),
         }
     }
@@ -553,7 +567,11 @@ impl Converter {
             duplicate_properties(node, moves, &mut self.ids, &mut self.findings);
         }
         let setup_start = record.setup.len() as u32;
-        let mut content = NodeContent::default();
+        let mut content = NodeContent {
+            root: self.nodes == 0,
+            ..NodeContent::default()
+        };
+        self.nodes += 1;
         for prop in node.properties() {
             read_property(prop, record, moves, &mut content, &mut self.findings);
         }
