@@ -159,7 +159,7 @@ impl GameReport {
 
     /// Places the findings about the whole game that have no place yet
     /// (`Code::about_the_whole_game`) where the game tree is written.
-    pub fn place_whole_game_findings(&mut self) {
+    fn place_whole_game_findings(&mut self) {
         let Some(start) = self.start else { return };
         for f in &mut self.findings {
             if f.location.is_none() && f.code.about_the_whole_game() {

@@ -235,20 +235,22 @@ impl Duplicates {
         };
         if let Some(e) = self.seen.get(&key) {
             if e.moves >= MIN_MOVES || (info.is_some() && info == e.info) {
-                game.findings.push(Finding::new(
-                    Code::DuplicateGame,
-                    format!(
-                        "the same game as {} game {}: the same board, setup and {} moves",
-                        e.file, e.game, e.moves
-                    ),
-                ));
+                game.findings.push(
+                    Finding::new(
+                        Code::DuplicateGame,
+                        format!(
+                            "the same game as {} game {}: the same board, setup and {} moves",
+                            e.file, e.game, e.moves
+                        ),
+                    )
+                    .with_location(game.start),
+                );
                 game.duplicate_of = Some(DuplicateOf {
                     file: e.file.to_string(),
                     game: e.game,
                     kind: DuplicateKind::SameLine,
                     moves: e.moves,
                 });
-                game.place_whole_game_findings();
             }
             return;
         }
@@ -267,7 +269,7 @@ impl Duplicates {
                     e.moves,
                     if e.result.is_some() { "the same" } else { "unrecorded" }
                 ),
-            ));
+            ).with_location(game.start));
             game.duplicate_of = Some(DuplicateOf {
                 file: e.file.to_string(),
                 game: e.game,
@@ -275,7 +277,6 @@ impl Duplicates {
                 moves: e.moves,
             });
         }
-        game.place_whole_game_findings();
         let name = match &self.file {
             Some(name) if **name == *file => Arc::clone(name),
             _ => {

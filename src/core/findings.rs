@@ -279,16 +279,6 @@ impl CappedFindings {
         }
     }
 
-    /// The findings listed so far.
-    pub fn len(&self) -> usize {
-        self.listed.len()
-    }
-
-    /// Whether none is listed.
-    pub fn is_empty(&self) -> bool {
-        self.listed.is_empty()
-    }
-
     /// The listed findings, then an X901 for each code some were counted of.
     pub fn into_vec(self) -> Vec<Finding> {
         let mut out = self.listed;

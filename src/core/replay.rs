@@ -460,6 +460,8 @@ struct Run {
     end: EndState,
 }
 
+/// Findings the replay lists per game (the cap its reading has too), kept
+/// here where it was first defined.
 pub use crate::core::findings::MAX_FINDINGS;
 
 impl Run {

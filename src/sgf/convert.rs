@@ -450,8 +450,8 @@ pub struct Converter {
     findings: CappedFindings,
     markup: Option<Markup>,
     moves: u32,
-    /// Main-line nodes read so far.
-    nodes: u64,
+    /// Whether the root node has been read.
+    root_read: bool,
     /// Property identifiers seen in the node being read (reused).
     ids: HashSet<String>,
 }
@@ -516,7 +516,7 @@ impl Converter {
                     findings: capped(findings),
                     markup: None,
                     moves: 0,
-                    nodes: 0,
+                    root_read: false,
                     ids: HashSet::new(),
                 };
             }
@@ -552,7 +552,7 @@ impl Converter {
             findings: capped(findings),
             markup: None,
             moves: 0,
-            nodes: 0,
+            root_read: false,
             ids: HashSet::new(),
         }
     }
@@ -568,10 +568,10 @@ impl Converter {
         }
         let setup_start = record.setup.len() as u32;
         let mut content = NodeContent {
-            root: self.nodes == 0,
+            root: !self.root_read,
             ..NodeContent::default()
         };
-        self.nodes += 1;
+        self.root_read = true;
         for prop in node.properties() {
             read_property(prop, record, moves, &mut content, &mut self.findings);
         }

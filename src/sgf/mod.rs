@@ -161,13 +161,15 @@ impl Collection {
                 for k in waiting.remove(&Place::Move(n)).unwrap_or_default() {
                     found.push((k, start + p.offset));
                 }
-                markup = node_markup.filter(|&(node, _)| node == p.node);
+                markup = node_markup
+                    .filter(|&(node, _)| node == p.node)
+                    .map(|(_, at)| at);
             }
             if matches!(p.ident, b"TB" | b"TW") {
                 if node_markup.map_or(true, |(node, _)| node != p.node) {
                     node_markup = Some((p.node, p.offset));
                 }
-                markup = markup.or(Some((p.node, p.offset)));
+                markup = markup.or(Some(p.offset));
             }
             let place = if p.repeated {
                 Place::Repeated(p.moves_before)
@@ -181,7 +183,7 @@ impl Collection {
                 found.push((k, start + p.offset));
             }
         });
-        if let Some((_, at)) = markup {
+        if let Some(at) = markup {
             for k in waiting.remove(&Place::Markup).unwrap_or_default() {
                 found.push((k, start + at));
             }
