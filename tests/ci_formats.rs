@@ -7,20 +7,32 @@ use std::process::Command;
 
 use common::{jsonl, root, scratch};
 
-fn github(paths: &[&str], step_summary: Option<&std::path::Path>) -> (i32, String) {
+/// `sgfaudit check --format FORMAT -q ARGS` from the project's root, with
+/// `env` set (`None`: removed); its exit status and standard output.
+fn check_as(
+    format: &str,
+    args: &[&str],
+    env: &[(&str, Option<&std::path::Path>)],
+) -> (i32, String) {
     let mut c = Command::new(env!("CARGO_BIN_EXE_sgfaudit"));
-    c.args(["check", "--format", "github", "-q"])
-        .args(paths)
-        .current_dir(root())
-        .env_remove("GITHUB_STEP_SUMMARY");
-    if let Some(p) = step_summary {
-        c.env("GITHUB_STEP_SUMMARY", p);
+    c.args(["check", "--format", format, "-q"])
+        .args(args)
+        .current_dir(root());
+    for &(name, value) in env {
+        match value {
+            Some(v) => c.env(name, v),
+            None => c.env_remove(name),
+        };
     }
     let out = c.output().expect("run sgfaudit");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).expect("UTF-8 output"),
     )
+}
+
+fn github(paths: &[&str], step_summary: Option<&std::path::Path>) -> (i32, String) {
+    check_as("github", paths, &[("GITHUB_STEP_SUMMARY", step_summary)])
 }
 
 const LEVELS: [(&str, &str); 3] = [
@@ -113,16 +125,7 @@ fn record_text_and_file_names_cannot_forge_annotations() {
 }
 
 fn sarif(paths: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
-        .args(["check", "--format", "sarif", "-q"])
-        .args(paths)
-        .current_dir(root())
-        .output()
-        .expect("run sgfaudit");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("UTF-8 output"),
-    )
+    check_as("sarif", paths, &[])
 }
 
 /// One SARIF result per finding of the JSONL output, in the same order, with
@@ -201,17 +204,9 @@ fn sarif_validates_against_the_schema() {
 }
 
 fn gitlab(args: &[&str]) -> (i32, Vec<serde_json::Value>) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
-        .args(["check", "--format", "gitlab", "-q"])
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run sgfaudit");
-    let issues: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
-    (
-        out.status.code().unwrap_or(-1),
-        issues.as_array().expect("a JSON array").clone(),
-    )
+    let (code, out) = check_as("gitlab", args, &[]);
+    let issues: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    (code, issues.as_array().expect("a JSON array").clone())
 }
 
 /// One GitLab Code Quality issue per finding of the JSONL output, in the
@@ -346,16 +341,7 @@ fn ci_formats_point_an_archive_entry_at_its_archive() {
 }
 
 fn junit(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
-        .args(["check", "--format", "junit", "-q"])
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run sgfaudit");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("UTF-8"),
-    )
+    check_as("junit", args, &[])
 }
 
 /// JUnit XML: one test suite per input and one test case per game of the
