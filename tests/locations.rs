@@ -324,12 +324,12 @@ fn a_finding_about_the_markup_points_at_it() {
     assert!(!text[last_move..markup].contains("TB["));
 }
 
-/// A setup value that is not a point, in the root, stands at its property
-/// (setup nodes after the root share its move count: there it stays
-/// unplaced rather than guessed).
+/// A setup value that is not a point, or a point off the board, in the
+/// root, stands at its property (setup nodes after the root share its move
+/// count: there it stays unplaced rather than guessed).
 #[test]
 fn a_bad_setup_value_in_the_root_points_at_its_property() {
-    let text = "(;GM[1]SZ[9]\nAB[cc]AW[];B[ee];AW[zz99];W[dd])";
+    let text = "(;GM[1]SZ[9]\nAB[cc][zz]AW[];B[ee];AW[zz99];AE[zz];W[dd])";
     let r = audit_text(text);
     let bad: Vec<_> = r.games[0]
         .findings
@@ -337,6 +337,9 @@ fn a_bad_setup_value_in_the_root_points_at_its_property() {
         .filter(|f| f.code.id() == "P303")
         .map(|f| f.location.map(|l| (l.offset, l.line, l.column)))
         .collect();
-    let at = text.find("AW[]").unwrap() as u64;
-    assert_eq!(bad, [Some((at, 2, 7)), None]);
+    let ab = text.find("AB[cc]").unwrap() as u64;
+    let aw = text.find("AW[]").unwrap() as u64;
+    // `zz` is the point (25, 25), off the 9x9 board, in the root's AB and in
+    // the AE of a node after the first move.
+    assert_eq!(bad, [Some((ab, 2, 1)), Some((aw, 2, 11)), None, None]);
 }

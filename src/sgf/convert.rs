@@ -269,6 +269,17 @@ struct NodeContent {
     root: bool,
 }
 
+/// A finding about the setup property `ident` of a node: in the root it
+/// stands at that property; setup nodes after the root share its move count,
+/// so elsewhere a place would be a guess and it has none.
+fn about_setup(f: Finding, ident: &'static str, content: &NodeContent) -> Finding {
+    if content.root {
+        f.about(ident)
+    } else {
+        f
+    }
+}
+
 /// P307 for every property identifier a node repeats. `seen` is reused from
 /// node to node; a set, so a node of a million properties costs linear time.
 fn duplicate_properties(
@@ -338,22 +349,23 @@ fn read_property(
             content.moves.push((color, MoveKind::Unreadable));
         }
         Prop::AB(set) | Prop::AW(set) | Prop::AE(set) => {
-            let c = match prop {
-                Prop::AB(_) => Some(Color::Black),
-                Prop::AW(_) => Some(Color::White),
-                _ => None,
+            let (c, ident) = match prop {
+                Prop::AB(_) => (Some(Color::Black), "AB"),
+                Prop::AW(_) => (Some(Color::White), "AW"),
+                _ => (None, "AE"),
             };
             for p in sorted(set) {
                 if on_board(&p) {
                     record.setup.push((Point::new(p.x, p.y), c));
                 } else {
-                    findings.push(Finding::new(
+                    let f = Finding::new(
                         Code::BadMoveValue,
                         format!(
                             "setup point ({}, {}) is off the {size}x{size} board; ignored",
                             p.x, p.y
                         ),
-                    ));
+                    );
+                    findings.push(about_setup(f, ident, content));
                 }
             }
         }
@@ -365,12 +377,9 @@ fn read_property(
                     v.join("][")
                 ),
             );
-            // In the root it stands at its property; setup nodes after it
-            // share its move count, so elsewhere a place would be a guess.
-            let ident = ["AB", "AW", "AE"].into_iter().find(|&x| x == id);
-            findings.push(match ident {
-                Some(ident) if content.root => f.about(ident),
-                _ => f,
+            findings.push(match ["AB", "AW", "AE"].into_iter().find(|&x| x == id) {
+                Some(ident) => about_setup(f, ident, content),
+                None => f,
             });
         }
         Prop::TB(set) | Prop::TW(set) => {
