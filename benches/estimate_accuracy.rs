@@ -21,10 +21,11 @@
 
 use std::time::Instant;
 
-use sgfaudit::core::replay::Replayer;
 use sgfaudit::scoring::markup::{
     dead_by_rule7, dead_from_markup, estimated_dead_by_rule7, RULE7_MAX_STONES,
 };
+
+mod finished_games;
 
 fn main() {
     let dirs: Vec<String> = std::env::args().skip(1).collect();
@@ -33,7 +34,6 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
-    let mut rp = Replayer::new();
     let (mut games, mut agree) = (0u32, 0u32);
     let (mut sure_games, mut sure_agree) = (0u32, 0u32);
     let (mut re_games, mut re_agree) = (0u32, 0u32);
@@ -49,102 +49,74 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1);
     let mut kept = Vec::new();
-    for item in sgfaudit::input::Walk::new(dirs) {
-        let Ok(bytes) = item.read(sgfaudit::input::DEFAULT_MAX_FILE_SIZE) else {
-            continue;
+    finished_games::for_each(dirs, |g| {
+        let (Some(markup), true) = (&g.record.markup, g.passed) else {
+            return;
         };
-        let c = sgfaudit::sgf::read(bytes);
-        for i in 0..c.game_count() {
-            let Some(parsed) = c.parse_game(i) else {
-                continue;
-            };
-            let Some(rec) = parsed.record else {
-                continue;
-            };
-            let counted = parsed
-                .info
-                .result
-                .as_deref()
-                .is_some_and(|re| sgfaudit::scoring::recorded::parse_result(re).is_count());
-            let Some(markup) = rec.markup.clone() else {
-                continue;
-            };
-            let out = rp.replay(&rec, &Default::default());
-            if out.end.trailing_passes < 2 {
-                continue;
-            }
-            let board = rp.board();
-            let truth = dead_from_markup(board, &markup);
-            let completed = {
-                let (mut b, mut w) = truth.clone();
-                let (ab, aw) = dead_by_rule7(board, &markup, &b, &w);
-                b.extend(ab);
-                w.extend(aw);
-                b.sort_by_key(|p| (p.y, p.x));
-                w.sort_by_key(|p| (p.y, p.x));
-                (b, w)
-            };
-            rule7_standing += u32::from(completed != truth);
-            let marked: Vec<_> = truth.0.iter().chain(&truth.1).copied().collect();
-            rule7_marked +=
-                u32::from(!estimated_dead_by_rule7(board, &marked, RULE7_MAX_STONES).is_empty());
-            let sgf =
-                |v: &[sgfaudit::core::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
-            list.push(serde_json::json!({
-                "file": item.name, "game": i, "size": rec.size.get(),
-                "black": sgf(&truth.0), "white": sgf(&truth.1), "counted_re": counted,
-                "black_rule7": sgf(&completed.0), "white_rule7": sgf(&completed.1),
-            }));
-            if counted && seeds > 1 {
-                kept.push((
-                    rec.clone(),
-                    parsed.info.clone(),
-                    truth.clone(),
-                    completed.clone(),
-                ));
-            }
-            let t = Instant::now();
-            let first = sgfaudit::scoring::first_move(&parsed.info, &out.end);
-            let e = sgfaudit::dead_stones::estimate_seeded(board, first, salt);
-            let sure = e.uncertain.is_empty();
-            let est = (e.black, e.white);
-            spent += t.elapsed().as_secs_f64();
-            games += 1;
-            re_games += u32::from(counted);
-            re_agree += u32::from(counted && est == truth);
-            re_agree_rule7 += u32::from(counted && est == completed);
-            sure_games += u32::from(sure);
-            sure_agree += u32::from(sure && est == truth);
-            if est == truth {
-                agree += 1;
-            } else if verbose {
-                let only = |a: &[sgfaudit::core::board::Point],
-                            b: &[sgfaudit::core::board::Point]| {
-                    let v: Vec<String> = a
-                        .iter()
-                        .filter(|p| !b.contains(p))
-                        .map(|p| p.sgf())
-                        .collect();
-                    v.join(" ")
-                };
-                println!(
-                    "{} game {i}: markup dead B {} W {}, estimated B {} W {}{}{}; \
-                     only the estimate kills B [{}] W [{}]; only the markup kills B [{}] W [{}]",
-                    item.name,
-                    truth.0.len(),
-                    truth.1.len(),
-                    est.0.len(),
-                    est.1.len(),
-                    if sure { "" } else { " (some stones uncertain)" },
-                    if counted { "" } else { " (RE not a count)" },
-                    only(&est.0, &truth.0),
-                    only(&est.1, &truth.1),
-                    only(&truth.0, &est.0),
-                    only(&truth.1, &est.1),
-                );
-            }
+        let (board, counted, i) = (g.board, g.counted, g.index);
+        let truth = dead_from_markup(board, markup);
+        let completed = {
+            let (mut b, mut w) = truth.clone();
+            let (ab, aw) = dead_by_rule7(board, markup, &b, &w);
+            b.extend(ab);
+            w.extend(aw);
+            b.sort_by_key(|p| (p.y, p.x));
+            w.sort_by_key(|p| (p.y, p.x));
+            (b, w)
+        };
+        rule7_standing += u32::from(completed != truth);
+        let marked: Vec<_> = truth.0.iter().chain(&truth.1).copied().collect();
+        rule7_marked +=
+            u32::from(!estimated_dead_by_rule7(board, &marked, RULE7_MAX_STONES).is_empty());
+        let sgf =
+            |v: &[sgfaudit::core::board::Point]| v.iter().map(|p| p.sgf()).collect::<Vec<_>>();
+        list.push(serde_json::json!({
+            "file": g.file, "game": i, "size": g.record.size.get(),
+            "black": sgf(&truth.0), "white": sgf(&truth.1), "counted_re": counted,
+            "black_rule7": sgf(&completed.0), "white_rule7": sgf(&completed.1),
+        }));
+        if counted && seeds > 1 {
+            kept.push((g.board.clone(), g.first, truth.clone(), completed.clone()));
         }
-    }
+        let t = Instant::now();
+        let e = sgfaudit::dead_stones::estimate_seeded(board, g.first, salt);
+        let sure = e.uncertain.is_empty();
+        let est = (e.black, e.white);
+        spent += t.elapsed().as_secs_f64();
+        games += 1;
+        re_games += u32::from(counted);
+        re_agree += u32::from(counted && est == truth);
+        re_agree_rule7 += u32::from(counted && est == completed);
+        sure_games += u32::from(sure);
+        sure_agree += u32::from(sure && est == truth);
+        if est == truth {
+            agree += 1;
+        } else if verbose {
+            let only = |a: &[sgfaudit::core::board::Point], b: &[sgfaudit::core::board::Point]| {
+                let v: Vec<String> = a
+                    .iter()
+                    .filter(|p| !b.contains(p))
+                    .map(|p| p.sgf())
+                    .collect();
+                v.join(" ")
+            };
+            println!(
+                "{} game {i}: markup dead B {} W {}, estimated B {} W {}{}{}; \
+                     only the estimate kills B [{}] W [{}]; only the markup kills B [{}] W [{}]",
+                g.file,
+                truth.0.len(),
+                truth.1.len(),
+                est.0.len(),
+                est.1.len(),
+                if sure { "" } else { " (some stones uncertain)" },
+                if counted { "" } else { " (RE not a count)" },
+                only(&est.0, &truth.0),
+                only(&est.1, &truth.1),
+                only(&truth.0, &est.0),
+                only(&truth.1, &est.1),
+            );
+        }
+    });
     if let Some(path) = std::env::var_os("GNUGO_LIST") {
         let text = serde_json::to_string(&list).expect("JSON");
         std::fs::write(path, text).expect("write the GNU Go list");
@@ -165,10 +137,8 @@ fn main() {
         let (mut per_seed, mut per_seed_rule7) = (vec![re_agree], vec![re_agree_rule7]);
         for s in 1..seeds {
             let (mut n, mut n7) = (0u32, 0u32);
-            for (rec, info, truth, completed) in &kept {
-                let out = rp.replay(rec, &Default::default());
-                let first = sgfaudit::scoring::first_move(info, &out.end);
-                let e = sgfaudit::dead_stones::estimate_seeded(rp.board(), first, salt + s);
+            for (board, first, truth, completed) in &kept {
+                let e = sgfaudit::dead_stones::estimate_seeded(board, *first, salt + s);
                 let est = (e.black, e.white);
                 n += u32::from(est == *truth);
                 n7 += u32::from(est == *completed);

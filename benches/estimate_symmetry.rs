@@ -11,9 +11,10 @@
 //! `cargo run --release --example estimate_symmetry -- DIR...`
 
 use sgfaudit::core::board::{Board, BoardSize, Point};
-use sgfaudit::core::replay::Replayer;
 use sgfaudit::dead_stones::estimate;
 use sgfaudit::scoring::markup::dead_from_markup;
+
+mod finished_games;
 
 /// Symmetry `s` (bit 2: the axes exchanged; then bit 0: the columns
 /// mirrored, bit 1: the rows) applied to a point of an `n`x`n` board.
@@ -60,46 +61,23 @@ fn estimate_turned(
 
 fn main() {
     let dirs: Vec<String> = std::env::args().skip(1).collect();
-    let mut rp = Replayer::new();
     let (mut games, mut changed) = (0u32, 0u32);
     let mut marked = 0u32;
     let mut agree = [0u32; 8];
-    for item in sgfaudit::input::Walk::new(dirs) {
-        let Ok(bytes) = item.read(sgfaudit::input::DEFAULT_MAX_FILE_SIZE) else {
-            continue;
-        };
-        let c = sgfaudit::sgf::read(bytes);
-        for i in 0..c.game_count() {
-            let Some(parsed) = c.parse_game(i) else {
-                continue;
-            };
-            let counted = parsed
-                .info
-                .result
-                .as_deref()
-                .is_some_and(|re| sgfaudit::scoring::recorded::parse_result(re).is_count());
-            let Some(rec) = parsed.record else {
-                continue;
-            };
-            let out = rp.replay(&rec, &Default::default());
-            let passed = out.end.trailing_passes >= 2;
-            if !passed && !counted {
-                continue;
-            }
-            let board = rp.board();
-            let first = sgfaudit::scoring::first_move(&parsed.info, &out.end);
-            let each: Vec<_> = (0..8).map(|s| estimate_turned(board, s, first)).collect();
-            games += 1;
-            changed += u32::from(each.iter().any(|e| *e != each[0]));
-            if let (Some(m), true) = (&rec.markup, passed) {
-                let truth = dead_from_markup(board, m);
-                marked += 1;
-                for (s, e) in each.iter().enumerate() {
-                    agree[s] += u32::from(*e == truth);
-                }
+    finished_games::for_each(dirs, |g| {
+        let each: Vec<_> = (0..8)
+            .map(|s| estimate_turned(g.board, s, g.first))
+            .collect();
+        games += 1;
+        changed += u32::from(each.iter().any(|e| *e != each[0]));
+        if let (Some(m), true) = (&g.record.markup, g.passed) {
+            let truth = dead_from_markup(g.board, m);
+            marked += 1;
+            for (s, e) in each.iter().enumerate() {
+                agree[s] += u32::from(*e == truth);
             }
         }
-    }
+    });
     println!(
         "estimated games: {games}; other dead stones under at least one symmetry: {changed} ({:.1}%)",
         100.0 * f64::from(changed) / f64::from(games.max(1))
