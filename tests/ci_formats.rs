@@ -424,11 +424,13 @@ fn junit_has_a_case_per_game_failing_at_fail_on() {
 
 /// A file name and record text holding XML's markup characters, a closing
 /// tag and control characters leave the report well-formed: the suite is
-/// named by the file's name as given, the finding quotes the text.
+/// named by the file's name as given (its tab and line feed too, which an
+/// attribute would otherwise read back as spaces), the finding quotes the
+/// text.
 #[test]
 fn record_text_and_file_names_cannot_break_the_junit_xml() {
     let dir = scratch("junit-forge");
-    let name = "a&<b>\"c'.sgf";
+    let name = "a&<b>\"c'\t\n.sgf";
     std::fs::write(
         dir.join(name),
         "(;GM[1]FF[4]SZ[9</testcase>\u{1}&]KM[0];B[ee];W[])",

@@ -96,6 +96,13 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// [`escape`] for an XML attribute value, where a line feed or a tab would
+/// be read back as a space (XML 1.0, 3.3.3: attribute-value normalization):
+/// they are written as character references, which keep them.
+pub fn escape_attribute(s: &str) -> String {
+    escape(s).replace('\n', "&#10;").replace('\t', "&#9;")
+}
+
 fn star_points(n: u8) -> Vec<u8> {
     match n {
         19 => vec![3, 9, 15],
@@ -265,7 +272,7 @@ fn draw_point(s: &mut String, (cx, cy): (u32, u32), stone: Option<Color>, mark: 
 
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use super::{escape, escape_attribute};
 
     #[test]
     fn record_text_cannot_open_markup() {
@@ -280,6 +287,7 @@ mod tests {
     #[test]
     fn text_xml_cannot_hold_is_replaced() {
         assert_eq!(escape("a\"b\nc\td"), "a&quot;b\nc\td");
+        assert_eq!(escape_attribute("a\"b\nc\td"), "a&quot;b&#10;c&#9;d");
         assert_eq!(
             escape("nul\0 cr\r \u{FFFE}\u{FFFF}"),
             "nul\u{FFFD} cr\u{FFFD} \u{FFFD}\u{FFFD}"

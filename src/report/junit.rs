@@ -15,7 +15,7 @@
 
 use std::io::{self, Write};
 
-use super::diagram::escape;
+use super::diagram::{escape, escape_attribute};
 use super::{Reporter, Summary};
 use crate::audit::{FileInfo, GameError, GameReport, Status};
 use crate::core::findings::{Code, Finding, Severity};
@@ -79,7 +79,11 @@ impl<W: Write> JunitReporter<W> {
         if self.suite.is_some() {
             self.out.write_all(b"  </testsuite>\n")?;
         }
-        writeln!(self.out, "  <testsuite name=\"{}\">", escape(path))?;
+        writeln!(
+            self.out,
+            "  <testsuite name=\"{}\">",
+            escape_attribute(path)
+        )?;
         self.suite = Some(path.to_string());
         Ok(())
     }
@@ -94,9 +98,9 @@ impl<W: Write> Reporter for JunitReporter<W> {
         write!(
             self.out,
             "    <testcase classname=\"{}\" name=\"game {}\" file=\"{}\"",
-            escape(&file.path),
+            escape_attribute(&file.path),
             game.index,
-            escape(disk)
+            escape_attribute(disk)
         )?;
         match game.start.filter(|_| super::shown_on_disk(&file.path)) {
             Some(start) => write!(self.out, " line=\"{}\">", start.line)?,
@@ -117,7 +121,7 @@ impl<W: Write> Reporter for JunitReporter<W> {
                 write!(
                     self.out,
                     "\n      <skipped message=\"{}\"/>\n    ",
-                    escape(&why.to_string())
+                    escape_attribute(&why.to_string())
                 )?;
             }
             Status::Error(why) => {
@@ -125,7 +129,7 @@ impl<W: Write> Reporter for JunitReporter<W> {
                 write!(
                     self.out,
                     "\n      <error message=\"{}\" type=\"{kind}\">{body}</error>\n    ",
-                    escape(&why.to_string()),
+                    escape_attribute(&why.to_string()),
                 )?;
             }
             Status::Ok if !failing.is_empty() => {
@@ -141,7 +145,7 @@ impl<W: Write> Reporter for JunitReporter<W> {
                 write!(
                     self.out,
                     "\n      <failure message=\"{}\" type=\"{}\">{body}</failure>\n    ",
-                    escape(&message),
+                    escape_attribute(&message),
                     first.code.id()
                 )?;
             }
