@@ -30,7 +30,9 @@ pub const DEFAULT_MAX_FILE_SIZE: u64 = 256 << 20;
 
 /// Bytes of a name as text: as they are when they are UTF-8, else with every
 /// invalid byte written `\xHH` and every backslash `\\`, so that two different
-/// names never print alike.
+/// names that are not UTF-8 never print alike. A UTF-8 name is left as it is,
+/// so one that itself holds the text `\xHH` prints like the name with that
+/// byte.
 pub fn escape_name(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
         Ok(s) => s.to_string(),
