@@ -3,9 +3,22 @@
 
 mod common;
 
-use common::{audit_text, root};
-use sgfaudit::audit::{audit_bytes, AuditOptions};
-use sgfaudit::core::replay::Replayer;
+use common::{audit_named, audit_text, root};
+use sgfaudit::audit::GameReport;
+use sgfaudit::core::findings::Finding;
+
+/// The game's first finding with `code`; `why` says why it must have one.
+fn finding<'a>(g: &'a GameReport, code: &str, why: &str) -> &'a Finding {
+    g.findings
+        .iter()
+        .find(|f| f.code.id() == code)
+        .unwrap_or_else(|| panic!("no {code}: {why}"))
+}
+
+/// A finding's place: (byte offset, line, column), if it has one.
+fn place(f: &Finding) -> Option<(u64, u32, u32)> {
+    f.location.map(|l| (l.offset, l.line, l.column))
+}
 
 /// The main line goes into the first variation; a `B[..]` inside a comment
 /// (an escaped `]` in it too), `AB`, and moves of later variations are not
@@ -17,15 +30,10 @@ fn a_move_finding_points_at_its_move_on_the_main_line() {
     let r = audit_text(text);
     let g = &r.games[0];
     assert_eq!(g.moves, 3);
-    let occupied = g
-        .findings
-        .iter()
-        .find(|f| f.code.id() == "R401")
-        .expect("W E5 on Black's stone");
+    let occupied = finding(g, "R401", "W E5 on Black's stone");
     assert_eq!(occupied.move_number, Some(2));
-    let loc = occupied.location.expect("located");
     let at = text.find("(;W[ee]").unwrap() + 2;
-    assert_eq!((loc.offset, loc.line, loc.column), (at as u64, 3, 3));
+    assert_eq!(place(occupied), Some((at as u64, 3, 3)));
 }
 
 /// In a file in a legacy charset the offset counts the file's bytes and the
@@ -38,16 +46,9 @@ fn a_move_in_a_legacy_charset_is_placed_in_the_file_bytes() {
     assert!(!unmappable);
     let at = bytes.windows(5).position(|w| w == b"W[ee]").unwrap();
     assert_ne!(at, text.find("W[ee]").unwrap(), "the encodings differ");
-    let r = audit_bytes(
-        "gbk.sgf",
-        &bytes,
-        &AuditOptions::default(),
-        &mut Replayer::new(),
-    );
-    let g = &r.games[0];
-    let occupied = g.findings.iter().find(|f| f.code.id() == "R401").unwrap();
-    let loc = occupied.location.expect("located");
-    assert_eq!((loc.offset, loc.line, loc.column), (at as u64, 2, 8));
+    let r = audit_named("gbk.sgf", &bytes);
+    let occupied = finding(&r.games[0], "R401", "W E5 on Black's stone");
+    assert_eq!(place(occupied), Some((at as u64, 2, 8)));
 }
 
 /// Over the bundled real records, every finding about a move carries a
@@ -118,14 +119,13 @@ fn every_move_finding_of_the_real_records_points_at_its_move() {
 fn a_finding_about_the_result_points_at_re() {
     let text = "(;GM[1]FF[4]SZ[9]KM[7.5]\nPB[x]RE[W+1];B[ee])";
     let r = audit_text(text);
-    let f = r.games[0]
-        .findings
-        .iter()
-        .find(|f| f.code.id() == "C601")
-        .expect("one black stone on an empty board does not lose by 1");
-    let loc = f.location.expect("located");
+    let f = finding(
+        &r.games[0],
+        "C601",
+        "one black stone on an empty board does not lose by 1",
+    );
     let at = text.find("RE[").unwrap();
-    assert_eq!((loc.offset, loc.line, loc.column), (at as u64, 2, 6));
+    assert_eq!(place(f), Some((at as u64, 2, 6)));
 }
 
 /// A malformed game-information value stands at the property it names,
@@ -168,25 +168,19 @@ fn a_malformed_value_points_at_its_property() {
 fn a_move_after_replaced_bytes_keeps_its_file_offset() {
     let bytes =
         b"(;GM[1]FF[4]CA[UTF-8]SZ[9]PB[\xe6\xa3\x8b\xe6\x89\x8b\xe5\x9b\xe6\xa3\x8b\xe6\x89\x8b]\n;B[ee];W[ee])";
-    let r = audit_bytes(
-        "broken.sgf",
-        bytes,
-        &AuditOptions::default(),
-        &mut Replayer::new(),
-    );
+    let r = audit_named("broken.sgf", bytes);
     let g = &r.games[0];
     assert!(
         g.findings.iter().any(|f| f.code.id() == "E104"),
         "bytes replaced"
     );
-    let f = g.findings.iter().find(|f| f.code.id() == "R401").unwrap();
-    let loc = f.location.expect("located");
     let at = bytes.windows(5).position(|w| w == b"W[ee]").unwrap();
-    assert_eq!((loc.offset, loc.line, loc.column), (at as u64, 2, 8));
+    let occupied = finding(g, "R401", "W E5 on Black's stone");
+    assert_eq!(place(occupied), Some((at as u64, 2, 8)));
     // The replacement itself stands at the first broken byte.
-    let e104 = g.findings.iter().find(|f| f.code.id() == "E104").unwrap();
     let broken = bytes.windows(2).position(|w| w == b"\xe5\x9b").unwrap();
-    assert_eq!(e104.location.map(|l| l.offset), Some(broken as u64));
+    let e104 = finding(g, "E104", "bytes replaced");
+    assert_eq!(place(e104).map(|p| p.0), Some(broken as u64));
 }
 
 /// A label that lies stands at its `CA`; a board size that cannot be, at
@@ -195,26 +189,12 @@ fn a_move_after_replaced_bytes_keeps_its_file_offset() {
 fn charset_and_size_findings_point_at_their_property() {
     let text = "(;GM[1]FF[4]\nCA[ISO-8859-1]SZ[9]PB[棋手];B[aa])\n(;GM[1]\n  SZ[0];B[aa])";
     let r = audit_text(text);
-    let label = r.games[0]
-        .findings
-        .iter()
-        .find(|f| f.code.id() == "E103")
-        .expect("the text is UTF-8");
+    let label = finding(&r.games[0], "E103", "the text is UTF-8");
     let at = text.find("CA[").unwrap() as u64;
-    assert_eq!(
-        label.location.map(|l| (l.offset, l.line, l.column)),
-        Some((at, 2, 1))
-    );
-    let size = r.games[1]
-        .findings
-        .iter()
-        .find(|f| f.code.id() == "P301")
-        .expect("SZ[0]");
+    assert_eq!(place(label), Some((at, 2, 1)));
+    let size = finding(&r.games[1], "P301", "SZ[0]");
     let at = text.find("SZ[0]").unwrap() as u64;
-    assert_eq!(
-        size.location.map(|l| (l.offset, l.line, l.column)),
-        Some((at, 4, 3))
-    );
+    assert_eq!(place(size), Some((at, 4, 3)));
 }
 
 /// A property repeated in a node stands at its repetition, setup in the
@@ -230,9 +210,8 @@ fn repeated_and_setup_properties_point_at_themselves() {
             .iter()
             .filter(|f| f.code.id() == code)
             .nth(n)
+            .map(place)
             .unwrap_or_else(|| panic!("{code} {n}"))
-            .location
-            .map(|l| (l.offset, l.line, l.column))
     };
     let place = |s: &str, line, column| Some((text.find(s).unwrap() as u64, line, column));
     assert_eq!(at("P307", 0), place("AB[bb]", 1, 19));
@@ -283,19 +262,9 @@ fn a_game_and_a_finding_about_all_of_it_point_at_its_tree() {
 fn a_detected_encoding_points_at_the_first_character_it_decides() {
     let bytes = b"(;GM[1]FF[4]SZ[9]\nPB[Jos\xe9 Mar\xeda]PW[x];B[ee])".to_vec();
     let at = bytes.iter().position(|&b| b == 0xe9).unwrap() as u64;
-    let r = audit_bytes(
-        "latin1.sgf",
-        &bytes,
-        &AuditOptions::default(),
-        &mut Replayer::new(),
-    );
-    let assumed = r.games[0]
-        .findings
-        .iter()
-        .find(|f| f.code.id() == "E101")
-        .expect("no CA, not UTF-8");
-    let loc = assumed.location.expect("located");
-    assert_eq!((loc.offset, loc.line, loc.column), (at, 2, 7));
+    let r = audit_named("latin1.sgf", &bytes);
+    let assumed = finding(&r.games[0], "E101", "no CA, not UTF-8");
+    assert_eq!(place(assumed), Some((at, 2, 7)));
 }
 
 /// A finding about the territory markup (C607: it leaves standing stones
@@ -307,20 +276,16 @@ fn a_finding_about_the_markup_points_at_it() {
     let path = root().join("corpus/real/gnugo-regression/nando/kisei27_g1.sgf");
     let text = std::fs::read_to_string(&path).unwrap();
     let r = audit_text(&text);
-    let f = r.games[0]
-        .findings
-        .iter()
-        .find(|f| f.code.id() == "C607")
-        .expect("W's markup leaves Black's stones in atari standing");
+    let f = finding(
+        &r.games[0],
+        "C607",
+        "W's markup leaves Black's stones in atari standing",
+    );
     let last_move = text.rfind(";B[").max(text.rfind(";W[")).unwrap();
     let markup = last_move + text[last_move..].find("TW[").unwrap();
     let line = text[..markup].matches('\n').count() as u32 + 1;
     let column = (markup - text[..markup].rfind('\n').map_or(0, |k| k + 1)) as u32 + 1;
-    let loc = f.location.expect("located");
-    assert_eq!(
-        (loc.offset, loc.line, loc.column),
-        (markup as u64, line, column)
-    );
+    assert_eq!(place(f), Some((markup as u64, line, column)));
     assert!(!text[last_move..markup].contains("TB["));
 }
 
@@ -335,7 +300,7 @@ fn a_bad_setup_value_in_the_root_points_at_its_property() {
         .findings
         .iter()
         .filter(|f| f.code.id() == "P303")
-        .map(|f| f.location.map(|l| (l.offset, l.line, l.column)))
+        .map(place)
         .collect();
     let ab = text.find("AB[cc]").unwrap() as u64;
     let aw = text.find("AW[]").unwrap() as u64;

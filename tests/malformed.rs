@@ -3,9 +3,8 @@
 
 mod common;
 
-use common::{audit_text, codes, root, sgf_files};
-use sgfaudit::audit::{audit_bytes, AuditOptions, Status};
-use sgfaudit::core::replay::Replayer;
+use common::{audit_named, audit_text, codes, root, sgf_files};
+use sgfaudit::audit::{AuditOptions, Status};
 
 /// (file, status ok?, codes that must be present)
 const EXPECT: &[(&str, bool, &[&str])] = &[
@@ -122,12 +121,7 @@ fn a_million_move_game_is_audited() {
         }
     }
     s.push(')');
-    let r = audit_bytes(
-        "million.sgf",
-        s.as_bytes(),
-        &AuditOptions::default(),
-        &mut Replayer::new(),
-    );
+    let r = audit_named("million.sgf", s.as_bytes());
     assert_eq!(r.games[0].status, Status::Ok);
     assert_eq!(r.games[0].moves, 1_000_000);
 }
@@ -148,12 +142,7 @@ fn deep_variations_do_not_overflow_a_small_stack() {
     let handle = std::thread::Builder::new()
         .stack_size(2 << 20)
         .spawn(move || {
-            let r = audit_bytes(
-                "deep.sgf",
-                s.as_bytes(),
-                &AuditOptions::default(),
-                &mut Replayer::new(),
-            );
+            let r = audit_named("deep.sgf", s.as_bytes());
             (r.games.len(), r.games[0].moves)
         })
         .unwrap();

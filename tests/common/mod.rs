@@ -47,12 +47,12 @@ pub fn audit_file(path: &Path, opts: &AuditOptions) -> FileReport {
 }
 
 pub fn audit_text(text: &str) -> FileReport {
-    audit_bytes(
-        "<test>",
-        text.as_bytes(),
-        &AuditOptions::default(),
-        &mut Replayer::new(),
-    )
+    audit_named("<test>", text.as_bytes())
+}
+
+/// The bytes of a file named `name`, audited with the default options.
+pub fn audit_named(name: &str, bytes: &[u8]) -> FileReport {
+    audit_bytes(name, bytes, &AuditOptions::default(), &mut Replayer::new())
 }
 
 /// (move, kind) of the illegal moves of game 0 under a ruleset.
