@@ -326,7 +326,8 @@ pub fn audit_bytes(
 
 /// Places findings where what they are about is written (offset, line and
 /// column in the file): a move's `B` or `W`, a repeated property, setup
-/// after a move, or the root property a finding about the game information
+/// after a move, the setup property holding a rejected point, or the root
+/// property a finding about the game information
 /// concerns (`Code::root_property`). `moves` is the record's move count.
 fn locate(collection: &sgf::Collection, index: usize, moves: u32, findings: &mut [Finding]) {
     locate_on_main_line(collection, index, moves, findings);
@@ -341,11 +342,14 @@ fn locate(collection: &sgf::Collection, index: usize, moves: u32, findings: &mut
 }
 
 /// The place on the main line a finding stands on: the move it is about,
-/// the setup or repeated property of a node read after a move, or the
-/// territory markup it disputes.
+/// the setup or repeated property of a node read after a move, the setup
+/// property holding a value it rejects, or the territory markup it disputes.
 fn place_of(f: &Finding) -> Option<sgf::Place> {
     if matches!(f.code, Code::MarkupCompleted | Code::MarkupDisputed) {
         return Some(sgf::Place::Markup);
+    }
+    if let Some(k) = f.setup_property {
+        return Some(sgf::Place::SetupProperty(k));
     }
     let m = f.move_number?;
     match f.code {

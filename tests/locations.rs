@@ -289,12 +289,12 @@ fn a_finding_about_the_markup_points_at_it() {
     assert!(!text[last_move..markup].contains("TB["));
 }
 
-/// A setup value that is not a point, or a point off the board, in the
-/// root, stands at its property (setup nodes after the root share its move
-/// count: there it stays unplaced rather than guessed).
+/// A setup value that is not a point, or a point off the board, stands at
+/// the `AB`, `AW` or `AE` that holds it, in the root or after a move, each
+/// of a node's repeated setup properties at its own.
 #[test]
-fn a_bad_setup_value_in_the_root_points_at_its_property() {
-    let text = "(;GM[1]SZ[9]\nAB[cc][zz]AW[];B[ee];AW[zz99];AE[zz];W[dd])";
+fn a_bad_setup_value_points_at_its_property() {
+    let text = "(;GM[1]SZ[9]\nAB[cc][zz]AW[];B[ee];AW[zz99];AE[zz]AE[yy][xx];W[dd])";
     let r = audit_text(text);
     let bad: Vec<_> = r.games[0]
         .findings
@@ -302,9 +302,24 @@ fn a_bad_setup_value_in_the_root_points_at_its_property() {
         .filter(|f| f.code.id() == "P303")
         .map(place)
         .collect();
-    let ab = text.find("AB[cc]").unwrap() as u64;
-    let aw = text.find("AW[]").unwrap() as u64;
-    // `zz` is the point (25, 25), off the 9x9 board, in the root's AB and in
-    // the AE of a node after the first move.
-    assert_eq!(bad, [Some((ab, 2, 1)), Some((aw, 2, 11)), None, None]);
+    // Everything after the root's first line is on line 2.
+    let line_start = text.find('\n').unwrap() + 1;
+    let at = |needle: &str| {
+        let o = text.find(needle).unwrap();
+        Some((o as u64, 2, (o - line_start + 1) as u32))
+    };
+    // `zz`, `yy` and `xx` are off the 9x9 board, `zz99` and an empty value
+    // are no points at all; `yy` and `xx` share the node's second AE, read
+    // in the order of their rows.
+    assert_eq!(
+        bad,
+        [
+            at("AB[cc]"),
+            at("AW[]"),
+            at("AW[zz99]"),
+            at("AE[zz]"),
+            at("AE[yy]"),
+            at("AE[yy]"),
+        ]
+    );
 }

@@ -194,6 +194,9 @@ pub struct Finding {
     /// The game-information property of the root the finding is about, if
     /// any (`RE`, `KM`, ...): it is placed there when it has no other place.
     pub property: Option<&'static str>,
+    /// The setup property (`AB`, `AW`, `AE`) the finding is about, counted
+    /// from 0 along the main line: it is placed there.
+    pub setup_property: Option<u32>,
 }
 
 impl Finding {
@@ -209,12 +212,19 @@ impl Finding {
             message: message.into(),
             location: None,
             property: code.root_property(),
+            setup_property: None,
         }
     }
 
     /// The finding about the root's property `ident` (its place in the text).
     pub fn about(mut self, ident: &'static str) -> Finding {
         self.property = Some(ident);
+        self
+    }
+
+    /// The finding about the main line's setup property number `k` (from 0).
+    pub fn in_setup_property(mut self, k: u32) -> Finding {
+        self.setup_property = Some(k);
         self
     }
 

@@ -264,20 +264,10 @@ fn komi_as_read(
 struct NodeContent {
     moves: Vec<(Color, MoveKind)>,
     markup: Option<Markup>,
-    /// The node is the root, whose properties a finding can name to be
-    /// placed (`Finding::about`).
-    root: bool,
-}
-
-/// A finding about the setup property `ident` of a node: in the root it
-/// stands at that property; setup nodes after the root share its move count,
-/// so elsewhere a place would be a guess and it has none.
-fn about_setup(f: Finding, ident: &'static str, content: &NodeContent) -> Finding {
-    if content.root {
-        f.about(ident)
-    } else {
-        f
-    }
+    /// The setup properties (`AB`, `AW`, `AE`) read on the main line before
+    /// the one being read: the number a finding about it names
+    /// (`Finding::in_setup_property`).
+    setup_properties: u32,
 }
 
 /// P307 for every property identifier a node repeats. `seen` is reused from
@@ -349,38 +339,43 @@ fn read_property(
             content.moves.push((color, MoveKind::Unreadable));
         }
         Prop::AB(set) | Prop::AW(set) | Prop::AE(set) => {
-            let (c, ident) = match prop {
-                Prop::AB(_) => (Some(Color::Black), "AB"),
-                Prop::AW(_) => (Some(Color::White), "AW"),
-                _ => (None, "AE"),
+            let c = match prop {
+                Prop::AB(_) => Some(Color::Black),
+                Prop::AW(_) => Some(Color::White),
+                _ => None,
             };
+            let k = content.setup_properties;
+            content.setup_properties = k.saturating_add(1);
             for p in sorted(set) {
                 if on_board(&p) {
                     record.setup.push((Point::new(p.x, p.y), c));
                 } else {
-                    let f = Finding::new(
-                        Code::BadMoveValue,
-                        format!(
-                            "setup point ({}, {}) is off the {size}x{size} board; ignored",
-                            p.x, p.y
-                        ),
+                    findings.push(
+                        Finding::new(
+                            Code::BadMoveValue,
+                            format!(
+                                "setup point ({}, {}) is off the {size}x{size} board; ignored",
+                                p.x, p.y
+                            ),
+                        )
+                        .in_setup_property(k),
                     );
-                    findings.push(about_setup(f, ident, content));
                 }
             }
         }
         Prop::Invalid(id, v) if id == "AB" || id == "AW" || id == "AE" => {
-            let f = Finding::new(
-                Code::BadMoveValue,
-                format!(
-                    "{id}[{}] holds a value that is not a point; ignored",
-                    v.join("][")
-                ),
+            let k = content.setup_properties;
+            content.setup_properties = k.saturating_add(1);
+            findings.push(
+                Finding::new(
+                    Code::BadMoveValue,
+                    format!(
+                        "{id}[{}] holds a value that is not a point; ignored",
+                        v.join("][")
+                    ),
+                )
+                .in_setup_property(k),
             );
-            findings.push(match ["AB", "AW", "AE"].into_iter().find(|&x| x == id) {
-                Some(ident) => about_setup(f, ident, content),
-                None => f,
-            });
         }
         Prop::TB(set) | Prop::TW(set) => {
             let m = content.markup.get_or_insert_with(Markup::default);
@@ -459,8 +454,8 @@ pub struct Converter {
     findings: CappedFindings,
     markup: Option<Markup>,
     moves: u32,
-    /// Whether the root node has been read.
-    root_read: bool,
+    /// The setup properties (`AB`, `AW`, `AE`) read on the main line.
+    setup_properties: u32,
     /// Property identifiers seen in the node being read (reused).
     ids: HashSet<String>,
 }
@@ -525,7 +520,7 @@ impl Converter {
                     findings: capped(findings),
                     markup: None,
                     moves: 0,
-                    root_read: false,
+                    setup_properties: 0,
                     ids: HashSet::new(),
                 };
             }
@@ -561,7 +556,7 @@ impl Converter {
             findings: capped(findings),
             markup: None,
             moves: 0,
-            root_read: false,
+            setup_properties: 0,
             ids: HashSet::new(),
         }
     }
@@ -577,13 +572,13 @@ impl Converter {
         }
         let setup_start = record.setup.len() as u32;
         let mut content = NodeContent {
-            root: !self.root_read,
+            setup_properties: self.setup_properties,
             ..NodeContent::default()
         };
-        self.root_read = true;
         for prop in node.properties() {
             read_property(prop, record, moves, &mut content, &mut self.findings);
         }
+        self.setup_properties = content.setup_properties;
         let setup_len = record.setup.len() as u32 - setup_start;
         if setup_len > 0 {
             record.events.push(Event::Setup {

@@ -60,6 +60,8 @@ pub enum Place {
     Setup(u32),
     /// A property repeated in a node read after move n.
     Repeated(u32),
+    /// The main line's setup property (`AB`, `AW`, `AE`) number k (from 0).
+    SetupProperty(u32),
     /// The territory markup the count reads: the first `TB` or `TW` that no
     /// move in a later node follows (every finding about it stands there).
     Markup,
@@ -149,7 +151,7 @@ impl Collection {
         for (k, &w) in wanted.iter().enumerate() {
             waiting.entry(w).or_default().push_back(k);
         }
-        let (mut n, mut setup_node) = (0u32, None);
+        let (mut n, mut setup_node, mut setup_properties) = (0u32, None, 0u32);
         let mut found: Vec<(usize, usize)> = Vec::new();
         // The markup's first property, and the first of the node being read
         // (a move there keeps it: markup counts in the last move's node).
@@ -170,6 +172,16 @@ impl Collection {
                     node_markup = Some((p.node, p.offset));
                 }
                 markup = markup.or(Some(p.offset));
+            }
+            if matches!(p.ident, b"AB" | b"AW" | b"AE") {
+                // Every finding about the property stands there.
+                for k in waiting
+                    .remove(&Place::SetupProperty(setup_properties))
+                    .unwrap_or_default()
+                {
+                    found.push((k, start + p.offset));
+                }
+                setup_properties = setup_properties.saturating_add(1);
             }
             let place = if p.repeated {
                 Place::Repeated(p.moves_before)
