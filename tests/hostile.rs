@@ -486,6 +486,86 @@ fn a_collection_in_a_tar_or_zip_costs_what_the_compressed_file_costs() {
     }
 }
 
+/// What the tar reader holds in memory between two entries, whatever size
+/// a header claims: a GNU long name or a pax extension (256 MiB in a 1.2 MB
+/// `.tar.gz`: 0.5-0.8 GB held whole) and a GNU sparse file's map (64 MiB of
+/// it: 0.44 GB), is refused where it passes 4 MiB; the game before it
+/// is audited.
+#[test]
+fn huge_tar_long_names_pax_extensions_and_sparse_maps_are_refused() {
+    let d = scratch("tar-long-name");
+    let header = |kind: tar::EntryType, name: &str, size: u64| {
+        let mut h = tar::Header::new_gnu();
+        h.set_entry_type(kind);
+        h.set_path(name).unwrap();
+        h.set_size(size);
+        h.set_mode(0o644);
+        h.set_cksum();
+        h
+    };
+    let octal = |n: u64| {
+        let mut field = [0u8; 12];
+        field[..11].copy_from_slice(format!("{n:011o}").as_bytes());
+        field
+    };
+    let game = [GAME.as_bytes(), &[0u8; 512][GAME.len()..]].concat();
+    let letters = vec![b'a'; 1 << 20];
+    for file in ["long-name.tar.gz", "pax.tar.gz", "sparse.tar.gz"] {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        let first = header(tar::EntryType::Regular, "first.sgf", GAME.len() as u64);
+        gz.write_all(first.as_bytes()).unwrap();
+        gz.write_all(&game).unwrap();
+        if file == "sparse.tar.gz" {
+            // 131,072 blocks of 21 empty regions each, one after the other.
+            let blocks = 1u64 << 17;
+            let mut h = header(tar::EntryType::GNUSparse, "sparse.sgf", 0);
+            let gnu = h.as_gnu_mut().unwrap();
+            gnu.isextended[0] = 1;
+            gnu.realsize = octal((blocks * 21 + 1) * 1024);
+            h.set_cksum();
+            gz.write_all(h.as_bytes()).unwrap();
+            let mut at = 0;
+            for b in 0..blocks {
+                let mut ext = tar::GnuExtSparseHeader::new();
+                for region in ext.sparse.iter_mut() {
+                    at += 1024;
+                    region.offset = octal(at);
+                    region.numbytes = octal(0);
+                }
+                ext.isextended[0] = u8::from(b + 1 < blocks);
+                gz.write_all(ext.as_bytes()).unwrap();
+            }
+        } else {
+            let kind = match file {
+                "pax.tar.gz" => tar::EntryType::XHeader,
+                _ => tar::EntryType::GNULongName,
+            };
+            let size = 256u64 << 20;
+            gz.write_all(header(kind, "././@LongLink", size).as_bytes())
+                .unwrap();
+            for _ in 0..size >> 20 {
+                gz.write_all(&letters).unwrap();
+            }
+            let second = header(tar::EntryType::Regular, "second.sgf", GAME.len() as u64);
+            gz.write_all(second.as_bytes()).unwrap();
+            gz.write_all(&game).unwrap();
+        }
+        gz.write_all(&[0u8; 1024]).unwrap();
+        let path = d.join(file);
+        fs::write(&path, gz.finish().unwrap()).unwrap();
+        let r = run(&[arg(&path)], None);
+        let at = |entry: &str| format!("{}!{entry}", arg(&path));
+        assert_eq!(files(&r), [at("first.sgf"), at("entry 2")]);
+        assert_eq!(r.rows[0]["status"], "ok");
+        assert!(
+            error(&r.rows[1]).starts_with("refused: more than 4 MiB"),
+            "{}",
+            r.rows[1]
+        );
+        assert!(r.peak_kib < 100 * 1024, "{file}: {} KiB", r.peak_kib);
+    }
+}
+
 /// Asserts that run `r` peaked less than `mib` MiB above run `base`.
 fn assert_peak_within(r: &Run, base: &Run, mib: u64, what: &str) {
     assert!(

@@ -476,6 +476,41 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
+/// What the tar reader may read between two entries once the first one's
+/// data are passed: headers, the padding after an archive's end marker, and
+/// the GNU long names, pax extensions and sparse maps it holds in memory
+/// until it gives the next entry, which could otherwise claim any size.
+const BETWEEN_ENTRIES: u64 = 4 << 20;
+
+/// The unpacked tar stream, which the tar reader may read up to the
+/// position `limit` holds (`u64::MAX` while an entry's data are read): past
+/// it, a [`InputError::Bomb`].
+struct Gated<R> {
+    inner: R,
+    pos: std::rc::Rc<std::cell::Cell<u64>>,
+    limit: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl<R: Read> Read for Gated<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let allowed = self.limit.get().saturating_sub(self.pos.get());
+        if allowed == 0 && !buf.is_empty() {
+            return Err(InputError::Bomb(format!(
+                "more than {} MiB of tar headers, long names, pax extensions, sparse maps \
+                 or padding between two entries",
+                BETWEEN_ENTRIES >> 20
+            ))
+            .into_io());
+        }
+        let n = usize::try_from(allowed)
+            .unwrap_or(usize::MAX)
+            .min(buf.len());
+        let n = self.inner.read(&mut buf[..n])?;
+        self.pos.set(self.pos.get() + n as u64);
+        Ok(n)
+    }
+}
+
 /// A tar entry's data, which end early when the archive does: an error
 /// (cut short) instead of the end the tar reader gives, so the entry is not
 /// taken for whole.
@@ -553,11 +588,20 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
             return;
         }
     };
+    let (pos, limit) = (
+        std::rc::Rc::default(),
+        std::rc::Rc::new(std::cell::Cell::new(0)),
+    );
+    let reader = Gated {
+        inner: reader,
+        pos: std::rc::Rc::clone(&pos),
+        limit: std::rc::Rc::clone(&limit),
+    };
     let mut tar = tar::Archive::new(reader);
     // Archives concatenated (`cat a.tar.gz b.tar.gz`) are read to the end, as
     // `tar --ignore-zeros` does: the first one's end marker does not stop it.
     tar.set_ignore_zeros(true);
-    let entries = match tar.entries() {
+    let mut entries = match tar.entries() {
         Ok(e) => e,
         Err(e) => {
             unreadable(out, name, InputError::NotTar(e.to_string()));
@@ -571,14 +615,32 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
     // checks (or the stream's checksum, at its end), so the entry before
     // that failure may hold them. Plain tars give their own bytes.
     let mut held: Option<(String, Source)> = None;
-    for entry in entries {
+    // Where the last entry's data end: the reader reads on from there to
+    // the next entry, within `BETWEEN_ENTRIES`.
+    let mut data_end = 0u64;
+    loop {
+        limit.set(data_end.saturating_add(BETWEEN_ENTRIES));
+        let Some(entry) = entries.next() else { break };
+        limit.set(u64::MAX);
         seen += 1;
         let entry = match entry {
-            Ok(e) => e,
+            Ok(e) => {
+                // The data start here; a pax size or a sparse file's size may
+                // differ from the header's: the reader skips the larger at most.
+                let stored = e.header().entry_size().unwrap_or(0).max(e.size());
+                data_end = pos.get().saturating_add(stored.saturating_add(511) & !511);
+                e
+            }
             Err(e) => {
+                // Refused (`Gated`): nothing is wrong with what came before.
+                let why = match InputError::io(&e, Action::Read) {
+                    refused @ InputError::Bomb(_) => refused,
+                    _ => InputError::Damaged(e.to_string()),
+                };
                 if let Some((at, source)) = held.take() {
                     let read = matches!(source, Source::Bytes(_) | Source::CutShort(..));
-                    let source = if read && !keeps_bytes_before(&e) {
+                    let damaged = matches!(why, InputError::Damaged(_));
+                    let source = if read && damaged && !keeps_bytes_before(&e) {
                         Source::Broken(InputError::Unpack(format!(
                             "the archive is found damaged right after this entry ({e}): its \
                              bytes may be the damage's, not the archive's"
@@ -590,10 +652,10 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
                         return;
                     }
                 }
-                // The stream is damaged (or cut short) here: nothing after it
-                // can be found, so the rest of the archive is reported once.
+                // The stream is damaged (or cut short) here, or refused: nothing
+                // after it can be found, so the rest of the archive is reported once.
                 let at = entry_name(name, &format!("entry {seen}"));
-                out.send(at, Source::Broken(InputError::Damaged(e.to_string())));
+                out.send(at, Source::Broken(why));
                 return;
             }
         };
