@@ -1203,3 +1203,64 @@ fn explain_reads_archive_entries_by_their_reported_names() {
         .contains("the archive holds no entry of that name"));
     let _ = fs::remove_dir_all(&d);
 }
+
+/// A tar's links, special files and sparse files named `*.sgf` are each a
+/// row saying why they are not read; the regular game beside them is read.
+#[test]
+fn tar_entries_that_are_not_regular_files_say_why() {
+    let d = scratch("tar-kinds");
+    let game = b"(;GM[1]SZ[9];B[ee];W[cc])";
+    let mut t = tar::Builder::new(Vec::new());
+    let mut header = |kind: tar::EntryType, name: &str, link: Option<&str>, data: &[u8]| {
+        let mut h = tar::Header::new_gnu();
+        h.set_entry_type(kind);
+        h.set_size(data.len() as u64);
+        h.set_mode(0o644);
+        if let Some(l) = link {
+            h.set_link_name(l).unwrap();
+        }
+        if kind == tar::EntryType::GNUSparse {
+            let octal = |n: usize| {
+                let mut field = [0u8; 12];
+                field[..11].copy_from_slice(format!("{n:011o}").as_bytes());
+                field
+            };
+            let gnu = h.as_gnu_mut().unwrap();
+            gnu.sparse[0].offset = octal(0);
+            gnu.sparse[0].numbytes = octal(data.len());
+            gnu.realsize = octal(data.len());
+        }
+        h.set_cksum();
+        t.append_data(&mut h, name, data).unwrap();
+    };
+    header(tar::EntryType::Regular, "game.sgf", None, game);
+    header(tar::EntryType::Symlink, "soft.sgf", Some("game.sgf"), b"");
+    header(tar::EntryType::Link, "hard.sgf", Some("game.sgf"), b"");
+    header(tar::EntryType::Fifo, "fifo.sgf", None, b"");
+    // One region of data at offset 0, as long as the file (no holes).
+    header(tar::EntryType::GNUSparse, "sparse.sgf", None, game);
+    let path = d.join("kinds.tar");
+    fs::write(&path, t.into_inner().unwrap()).unwrap();
+    let expected = [
+        ("game.sgf", ""),
+        ("soft.sgf", "a symbolic link in the archive is not followed"),
+        ("hard.sgf", "a hard link in the archive is not followed"),
+        (
+            "fifo.sgf",
+            "a special entry (device, FIFO) of the archive is not read",
+        ),
+        (
+            "sparse.sgf",
+            "a sparse file (GNU tar -S) in the archive is not read",
+        ),
+    ];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|&(entry, why)| match why {
+            "" => (entry.to_string(), String::new()),
+            _ => (entry.to_string(), format!("skipped: {why}")),
+        })
+        .collect();
+    assert_eq!(rows_of(&path), expected);
+    let _ = fs::remove_dir_all(&d);
+}

@@ -693,6 +693,8 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
                 "a symbolic link in the archive is not followed"
             } else if kind.is_hard_link() {
                 "a hard link in the archive is not followed"
+            } else if kind.is_gnu_sparse() {
+                "a sparse file (GNU tar -S) in the archive is not read"
             } else {
                 "a special entry (device, FIFO) of the archive is not read"
             };
