@@ -55,6 +55,54 @@ fn non_utf8_file_names_are_audited_and_named_losslessly() {
     let _ = fs::remove_dir_all(&d);
 }
 
+/// A name that is not UTF-8 can be named on the command line and in a
+/// `--file-list` (as `find` prints it), each named as the walk names it.
+#[test]
+fn non_utf8_paths_are_read_from_the_command_line_and_a_file_list() {
+    use std::os::unix::ffi::OsStringExt;
+    let d = scratch("name-args");
+    let path = |name: &[u8]| {
+        let mut p = d.clone().into_os_string().into_vec();
+        p.push(b'/');
+        p.extend_from_slice(name);
+        p
+    };
+    fs::write(std::ffi::OsStr::from_bytes(&path(b"\xff.sgf")), GAME).unwrap();
+    let bad = std::ffi::OsString::from_vec(path(b"\xff.sgf"));
+    let list = [
+        path(b"\xff.sgf"),
+        b"\r\n".to_vec(),
+        path(b"gone-\xfe.sgf\r\n"),
+    ]
+    .concat();
+    fs::write(
+        d.join("list"),
+        [&path(b"\xff.sgf")[..], b"\n", &list].concat(),
+    )
+    .unwrap();
+    let run = |args: Vec<std::ffi::OsString>| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+            .args(["check", "--format", "csv", "-q"])
+            .args(args)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let rows: Vec<String> = text
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').take(3).collect::<Vec<_>>().join(","))
+            .collect();
+        (out.status.code(), rows)
+    };
+    let dir = d.to_str().unwrap();
+    let ok = format!("{dir}/\\xFF.sgf,0,ok");
+    assert_eq!(run(vec![bad]), (Some(0), vec![ok.clone()]));
+    let (code, rows) = run(vec!["--file-list".into(), d.join("list").into_os_string()]);
+    let gone = format!("{dir}/gone-\\xFE.sgf,0,error");
+    assert_eq!((code, rows), (Some(1), vec![ok.clone(), ok, gone]));
+    let _ = fs::remove_dir_all(&d);
+}
+
 #[test]
 fn a_file_that_disappears_before_it_is_read_is_reported() {
     let d = scratch("gone");

@@ -47,7 +47,7 @@ __all__ = [
 
 __version__: str = _sgfaudit.__version__
 
-PathLike = Union[str, "os.PathLike[str]"]
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 
 @dataclass(frozen=True)
@@ -110,9 +110,10 @@ def audit(paths: Union[PathLike, Iterable[PathLike]], **options: Any) -> AuditRe
     unknown option; unreadable inputs are rows with ``status == "error"``,
     never exceptions.
     """
-    if isinstance(paths, (str, os.PathLike)):
+    if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
-    names = [os.fspath(p) for p in paths]
+    # A name that is not UTF-8 passes as its file-system decoding.
+    names = [os.fsdecode(p) for p in paths]
     return _result(_sgfaudit.audit(names, _pairs(options)))
 
 

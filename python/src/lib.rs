@@ -164,7 +164,7 @@ fn into_python(py: Python<'_>, r: io::Result<Streams>) -> PyResult<Tables3<'_>> 
 #[pyfunction]
 fn audit(
     py: Python<'_>,
-    paths: Vec<String>,
+    paths: Vec<std::path::PathBuf>,
     options: Vec<(String, String)>,
 ) -> PyResult<Tables3<'_>> {
     let o = options_checked(options, &paths)?;
@@ -203,7 +203,7 @@ fn audit_contents(
     into_python(py, r)
 }
 
-fn options_checked(pairs: Vec<(String, String)>, paths: &[String]) -> PyResult<RunOptions> {
+fn options_checked<P>(pairs: Vec<(String, String)>, paths: &[P]) -> PyResult<RunOptions> {
     if paths.is_empty() {
         return Err(PyValueError::new_err(
             "nothing to audit: give files, directories or archives",

@@ -153,6 +153,23 @@ def test_a_missing_file_is_a_row_not_an_exception():
     assert games[0]["status"] == "error"
 
 
+
+def test_a_path_that_is_not_utf8_is_audited_and_named_as_the_cli_names_it(tmp_path):
+    if os.name != "posix":
+        pytest.skip("file names are bytes only on POSIX systems")
+    game = tmp_path / os.fsdecode(b"\xff.sgf")
+    game.write_text("(;GM[1]SZ[9];B[ee];W[cc])")
+    cli = subprocess.run(
+        [str(CLI), "check", os.fsencode(game), "-q", "--format", "csv"],
+        capture_output=True,
+    )
+    assert cli.returncode == 0, cli.stderr
+    cli_name = cli.stdout.decode().splitlines()[1].split(",")[0]
+    assert cli_name == f"{tmp_path}/\\xFF.sgf"
+    for given in (game, os.fspath(game), os.fsencode(game)):
+        games = sgfaudit.audit([given]).games.to_pylist()
+        assert [(g["file"], g["status"]) for g in games] == [(cli_name, "ok")]
+
 def corpus_files() -> list[str]:
     return sorted(
         str(p.relative_to(ROOT))

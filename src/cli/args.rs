@@ -275,7 +275,7 @@ pub struct CheckArgs {
     /// case) and archives (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tar.xz, .7z: their
     /// *.sgf entries, reported as ARCHIVE!ENTRY); `-` reads one SGF from
     /// standard input.
-    pub paths: Vec<String>,
+    pub paths: Vec<std::ffi::OsString>,
     /// Read more paths from FILE, one per line (`-` for standard input).
     #[arg(long, value_name = "FILE")]
     pub file_list: Option<String>,

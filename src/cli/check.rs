@@ -167,7 +167,7 @@ fn capped_jobs(jobs: usize) -> usize {
 }
 
 /// The paths to audit: the arguments, then the file list.
-fn paths(args: &CheckArgs) -> Result<Vec<String>, ExitCode> {
+fn paths(args: &CheckArgs) -> Result<Vec<std::ffi::OsString>, ExitCode> {
     let mut paths = args.paths.clone();
     if let Some(list) = &args.file_list {
         match input::read_file_list(list) {

@@ -10,6 +10,7 @@
 //! left out is counted ([`Walk::skipped`]).
 
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -143,7 +144,7 @@ impl io::Read for Head {
 
 /// The lazy walk over all inputs.
 pub struct Walk {
-    roots: std::vec::IntoIter<String>,
+    roots: std::vec::IntoIter<OsString>,
     stack: Vec<Frame>,
     pending: Vec<Item>,
     /// The entries of the archive being read, before the walk goes on.
@@ -167,10 +168,12 @@ pub struct Walk {
 }
 
 impl Walk {
-    /// Walks the given path arguments (`-` is standard input) in order.
-    pub fn new(args: Vec<String>) -> Walk {
+    /// Walks the given path arguments (`-` is standard input) in order; a
+    /// path need not be UTF-8.
+    pub fn new<P: Into<OsString>>(args: impl IntoIterator<Item = P>) -> Walk {
+        let roots: Vec<OsString> = args.into_iter().map(Into::into).collect();
         Walk {
-            roots: args.into_iter(),
+            roots: roots.into_iter(),
             stack: Vec::new(),
             pending: Vec::new(),
             archive: None,
@@ -477,14 +480,16 @@ impl Walk {
         }
     }
 
-    fn root(&mut self, arg: String) {
+    fn root(&mut self, arg: OsString) {
         if arg == "-" {
-            if let Some(item) = self.stream(arg, io::stdin(), Action::ReadStdin, None) {
+            let name = "-".to_string();
+            if let Some(item) = self.stream(name, io::stdin(), Action::ReadStdin, None) {
                 self.pending.push(item);
             }
             return;
         }
-        let path = PathBuf::from(&arg);
+        let path = PathBuf::from(arg);
+        let arg = display(&path);
         match fs::metadata(&path) {
             Ok(m) if m.is_dir() => {
                 self.root_dir = Some((arg, self.yielded));
