@@ -100,6 +100,36 @@ fn non_utf8_paths_are_read_from_the_command_line_and_a_file_list() {
     let (code, rows) = run(vec!["--file-list".into(), d.join("list").into_os_string()]);
     let gone = format!("{dir}/gone-\\xFE.sgf,0,error");
     assert_eq!((code, rows), (Some(1), vec![ok.clone(), ok, gone]));
+    // `explain` opens it by its bytes or by the name reports print, also
+    // as the entry of an archive whose own name is not UTF-8.
+    let tar = std::ffi::OsString::from_vec(path(b"\xfe.tar"));
+    fs::write(
+        &tar,
+        common::tar_of(&[("g.sgf", GAME.as_bytes())], Vec::new()),
+    )
+    .unwrap();
+    let explain = |file: std::ffi::OsString| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+            .arg("explain")
+            .arg(file)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        (
+            out.status.code(),
+            text.contains("the last position (2 moves)"),
+        )
+    };
+    let printed = format!("{dir}/\\xFF.sgf");
+    let entry = format!("{dir}/\\xFE.tar!g.sgf");
+    for file in [path(b"\xff.sgf"), printed.into_bytes(), entry.into_bytes()] {
+        let shown = String::from_utf8_lossy(&file).into_owned();
+        assert_eq!(
+            explain(std::ffi::OsString::from_vec(file)),
+            (Some(0), true),
+            "{shown}"
+        );
+    }
     let _ = fs::remove_dir_all(&d);
 }
 

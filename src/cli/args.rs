@@ -41,7 +41,7 @@ pub enum Command {
 #[derive(clap::Args)]
 pub struct ExplainArgs {
     /// The SGF file, or an archive entry as check names it (ARCHIVE!ENTRY).
-    pub file: String,
+    pub file: std::ffi::OsString,
     /// The game of a collection, from 0.
     #[arg(long, default_value_t = 0)]
     pub game: usize,
@@ -65,7 +65,8 @@ impl ExplainArgs {
     /// The selection for this game's file: the run's, changed by the
     /// configuration's overrides whose paths match it.
     pub fn selection(&self) -> Selection {
-        select_for(&self.overrides, self.audit.selection(), &self.file)
+        let file = sgfaudit::input::display_path(std::path::Path::new(&self.file));
+        select_for(&self.overrides, self.audit.selection(), &file)
     }
 }
 

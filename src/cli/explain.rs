@@ -60,27 +60,28 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     COLOUR.store(io::stdout().is_terminal() && !no_color, Ordering::Relaxed);
     let opts = args.audit.audit_options(false);
     let item = sgfaudit::input::named(&args.file, opts.max_file_size);
+    // The file as reports name it.
+    let file = item.name.clone();
     let bytes = match item.read(opts.max_file_size) {
         Ok(b) => b,
-        Err(e) => return usage_error(&format!("{}: {e}", args.file)),
+        Err(e) => return usage_error(&format!("{file}: {e}")),
     };
-    let mut report = audit_bytes(&args.file, &bytes, &opts, &mut Replayer::new());
+    let mut report = audit_bytes(&file, &bytes, &opts, &mut Replayer::new());
     // The games of a collection repeated within it (A508, A509), as `check`
     // finds them when it reads this file alone.
     let mut duplicates = Duplicates::default();
     for g in &mut report.games {
-        duplicates.check(&args.file, g);
+        duplicates.check(&file, g);
     }
     let Some(game) = report.games.get(args.game) else {
         return usage_error(&format!(
-            "{}: no game {} (the file holds {}; games count from 0)",
-            args.file,
+            "{file}: no game {} (the file holds {}; games count from 0)",
             args.game,
             report.games.len()
         ));
     };
     if let Status::Error(e) = &game.status {
-        return usage_error(&format!("{} game {}: {e}", args.file, args.game));
+        return usage_error(&format!("{file} game {}: {e}", args.game));
     }
     // The findings as `check` reports them: `--select`, `--ignore` and
     // `--severity`, with the configuration's overrides for this path.
@@ -98,7 +99,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         .map(DeclaredRules::binding);
     let svg = Svg {
         path: args.svg.as_deref(),
-        title: format!("{} game {}", args.file, args.game),
+        title: format!("{file} game {}", args.game),
     };
     let mut out = io::stdout().lock();
     let written = match args.r#move {

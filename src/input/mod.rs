@@ -19,9 +19,11 @@ pub use file_list::read_file_list;
 pub use item::{Deflated, Item, Source};
 pub use walk::Walk;
 
+use std::path::{Path, PathBuf};
+
 /// Whether `path` names a game file compressed on its own (`.sgf.gz`,
 /// `.sgf.bz2`, `.sgf.xz`): its text is not its bytes.
-pub fn is_compressed_game_file(path: &std::path::Path) -> bool {
+pub fn is_compressed_game_file(path: &Path) -> bool {
     walk::is_compressed_sgf(path)
 }
 
@@ -55,47 +57,108 @@ pub fn escape_name(bytes: &[u8]) -> String {
     }
 }
 
+/// A path as reports name it: as it is when it is UTF-8, else with its
+/// invalid bytes escaped (`\xFF`, [`escape_name`]).
+pub fn display_path(p: &Path) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        escape_name(p.as_os_str().as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        p.to_string_lossy().into_owned()
+    }
+}
+
+/// The path a name as reports print it stands for: the name itself when it
+/// exists, else, on Unix, the name its `\xHH` and `\\` escapes
+/// ([`escape_name`]) stand for, when they are its only backslashes and that
+/// path exists.
+fn on_disk(name: &str) -> PathBuf {
+    let path = PathBuf::from(name);
+    #[cfg(unix)]
+    if !path.exists() && name.contains("\\x") {
+        use std::os::unix::ffi::OsStringExt;
+        if let Some(bytes) = unescape_name(name) {
+            let unescaped = PathBuf::from(std::ffi::OsString::from_vec(bytes));
+            if unescaped.exists() {
+                return unescaped;
+            }
+        }
+    }
+    path
+}
+
+/// The bytes [`escape_name`] wrote as `text`, when `text` is one of its
+/// escaped names.
+#[cfg(unix)]
+fn unescape_name(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text.as_bytes();
+    while let Some((&b, tail)) = rest.split_first() {
+        rest = tail;
+        if b != b'\\' {
+            out.push(b);
+            continue;
+        }
+        match rest {
+            [b'\\', tail @ ..] => {
+                out.push(b'\\');
+                rest = tail;
+            }
+            [b'x', hi, lo, tail @ ..] if hi.is_ascii_hexdigit() && lo.is_ascii_hexdigit() => {
+                let digit = |c: u8| char::from(c).to_digit(16).unwrap_or(0) as u8;
+                out.push(digit(*hi) * 16 + digit(*lo));
+                rest = tail;
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
 /// The input a report names, for a second look at one game (`sgfaudit
 /// explain`): a file on disk (a compressed game file through its
 /// decompressor), or `ARCHIVE!ENTRY` (`OUTER!INNER!ENTRY` inside a nested
 /// archive), read out of the archive on disk whose path is the longest
 /// prefix of the name before a `!`. The archive is read up to that entry.
-pub fn named(name: &str, max_size: u64) -> Item {
-    use std::path::{Path, PathBuf};
-    let path = Path::new(name);
+/// A path that is not UTF-8 may be given as it is or as reports print it.
+pub fn named(given: &std::ffi::OsStr, max_size: u64) -> Item {
+    let name = display_path(Path::new(given));
+    let path = match given.to_str() {
+        Some(text) => on_disk(text),
+        None => PathBuf::from(given),
+    };
     if !path.exists() {
         let archive = name
             .match_indices('!')
             .rev()
             .map(|(i, _)| &name[..i])
             .find_map(|prefix| {
-                let p = Path::new(prefix);
-                archive::kind_of(p)
+                let p = on_disk(prefix);
+                archive::kind_of(&p)
                     .filter(|_| p.is_file())
-                    .map(|k| (prefix, k))
+                    .map(|k| (prefix, p, k))
             });
-        if let Some((prefix, kind)) = archive {
-            let entries =
-                archive::entries(PathBuf::from(prefix), prefix.to_string(), kind, max_size, 1);
+        if let Some((prefix, p, kind)) = archive {
+            let entries = archive::entries(p, prefix.to_string(), kind, max_size, 1);
             return entries
                 .into_iter()
                 .find(|handed| handed.name() == name)
                 .map(|handed| handed.into_item(max_size))
                 .unwrap_or_else(|| Item {
-                    name: name.to_string(),
+                    name,
                     source: Source::Broken(InputError::NoSuchEntry),
                 });
         }
     }
-    let source = if walk::is_compressed_sgf(path) {
-        Source::Compressed(path.to_path_buf())
+    let source = if walk::is_compressed_sgf(&path) {
+        Source::Compressed(path)
     } else {
-        Source::File(path.to_path_buf(), 0)
+        Source::File(path, 0)
     };
-    Item {
-        name: name.to_string(),
-        source,
-    }
+    Item { name, source }
 }
 
 /// The items of one input already in memory (a row of a Ray or Spark batch):
@@ -111,7 +174,7 @@ pub fn items_of_bytes(name: &str, bytes: Vec<u8>, max_size: u64) -> Vec<Item> {
             source: Source::Broken(why),
         }];
     }
-    match archive::kind_of(std::path::Path::new(name)) {
+    match archive::kind_of(Path::new(name)) {
         // An entry cut short gives its games before the cut, as in a walk.
         Some(kind) => archive::entries_of_bytes(bytes, name, kind, max_size)
             .into_iter()
@@ -130,5 +193,21 @@ pub fn items_of_bytes(name: &str, bytes: Vec<u8>, max_size: u64) -> Vec<Item> {
             name: name.to_string(),
             source: Source::Bytes(bytes),
         }],
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::{escape_name, unescape_name};
+
+    #[test]
+    fn an_escaped_name_gives_its_bytes_back() {
+        for name in [&b"\xff.sgf"[..], b"a\\b\xfe\\x41", b"caf\xe9\\"] {
+            assert_eq!(unescape_name(&escape_name(name)).as_deref(), Some(name));
+        }
+        // Backslashes other than `\\` and `\xHH` are not escapes.
+        for text in ["a\\b", "a\\x4", "a\\xG1", "end\\"] {
+            assert_eq!(unescape_name(text), None, "{text}");
+        }
     }
 }

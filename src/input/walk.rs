@@ -25,21 +25,7 @@ use super::archive;
 use super::error::{keeps_bytes_before, Action, InputError};
 use super::item::{read_capped, special_kind, Inflating, Item, Source, RATIO_FLOOR};
 use super::parts::{self, FailsWith, Parts};
-use super::{escape_name, DEFAULT_MAX_FILE_SIZE};
-
-/// A path as reports name it: as it is when it is UTF-8, else with its
-/// invalid bytes escaped (`\xFF`), so two names never print alike.
-fn display(p: &Path) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        escape_name(p.as_os_str().as_bytes())
-    }
-    #[cfg(not(unix))]
-    {
-        p.to_string_lossy().into_owned()
-    }
-}
+use super::{display_path as display, DEFAULT_MAX_FILE_SIZE};
 
 /// File names that announce a format sgfaudit does not read: reported as
 /// skipped rather than passed over in silence.
