@@ -193,3 +193,31 @@ fn unreadable_and_missing_paths_are_reported_and_others_audited() {
     assert_eq!(rows[2]["findings"][0]["code"], "F001");
     let _ = fs::remove_dir_all(&d);
 }
+
+/// A tar entry's name that is not UTF-8 is written as a file's is, with
+/// `\xHH` escapes: two such names stay apart (they printed alike, as
+/// U+FFFD, before).
+#[test]
+fn non_utf8_tar_entry_names_are_escaped_like_file_names() {
+    let d = scratch("tar-names");
+    let mut t = tar::Builder::new(Vec::new());
+    for name in [&b"x\xff.sgf"[..], b"x\xfe.sgf"] {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(GAME.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        let name = std::ffi::OsStr::from_bytes(name);
+        t.append_data(&mut h, name, GAME.as_bytes()).unwrap();
+    }
+    let tar = d.join("names.tar");
+    fs::write(&tar, t.into_inner().unwrap()).unwrap();
+    let (code, rows) = jsonl(&[tar.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let names: Vec<&str> = rows.iter().map(|r| r["file"].as_str().unwrap()).collect();
+    let t = tar.to_str().unwrap();
+    assert_eq!(
+        names,
+        [format!("{t}!x\\xFF.sgf"), format!("{t}!x\\xFE.sgf")]
+    );
+    let _ = fs::remove_dir_all(&d);
+}

@@ -664,16 +664,9 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
                 return;
             }
         }
-        let entry_path = match entry.path() {
-            Ok(p) => p.to_string_lossy().into_owned(),
-            Err(e) => {
-                let at = entry_name(name, &format!("entry {seen}"));
-                if !out.send(at, Source::Broken(InputError::EntryName(e.to_string()))) {
-                    return;
-                }
-                continue;
-            }
-        };
+        // Its long name or pax path if it has one; named as the walk names
+        // files, with the bytes that are not UTF-8 escaped.
+        let entry_path = super::escape_name(&entry.path_bytes());
         let kind = entry.header().entry_type();
         let size = entry.size();
         let mut entry = Declared {

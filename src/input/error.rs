@@ -65,8 +65,6 @@ pub enum InputError {
     /// A tar stream damaged or cut short: nothing after this point is found.
     #[error("the archive is damaged or cut short from here on: {0}")]
     Damaged(String),
-    #[error("unreadable entry name: {0}")]
-    EntryName(String),
     #[error("the archive holds no *.sgf entry")]
     NoGames,
     /// A name `ARCHIVE!ENTRY` whose archive has no such entry.
@@ -135,10 +133,9 @@ impl InputError {
             | InputError::NotTar(_)
             | InputError::NotSevenZip(_)
             | InputError::Damaged(_) => "damaged-archive",
-            InputError::ZipEntry(_)
-            | InputError::SevenZipEntry(_)
-            | InputError::Unpack(_)
-            | InputError::EntryName(_) => "damaged-entry",
+            InputError::ZipEntry(_) | InputError::SevenZipEntry(_) | InputError::Unpack(_) => {
+                "damaged-entry"
+            }
             InputError::Decompress(_) => "damaged-compression",
             InputError::EntryTooLarge { .. } | InputError::TooLarge { .. } => "too-large",
             InputError::NoGames | InputError::EmptyDirectory => "no-games",
