@@ -1,13 +1,14 @@
 //! `sgfaudit check`: walk the inputs, audit them, write the reports, and say
 //! by the exit status whether findings at the chosen severity were found.
 
+use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use sgfaudit::input::{self, Walk};
+use sgfaudit::input::{FileList, Walk};
 use sgfaudit::pipeline::{self, Output};
 use sgfaudit::report::csv::{CsvGamesReporter, CsvReporter};
 use sgfaudit::report::github::GithubReporter;
@@ -30,7 +31,7 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 const THREADS_PER_CORE: usize = 4;
 
 pub fn run(args: CheckArgs) -> ExitCode {
-    let paths = match paths(&args) {
+    let (paths, list) = match paths(&args) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -62,6 +63,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
     };
     if let Some(dir) = &args.out {
         walk = walk.exclude_dir(dir);
+    }
+    if let Some(list) = list {
+        walk = walk.then_list(list);
     }
     let left_out = walk.skipped();
     let walk = walk
@@ -166,25 +170,25 @@ fn capped_jobs(jobs: usize) -> usize {
     jobs
 }
 
-/// The paths to audit: the arguments, then the file list.
-fn paths(args: &CheckArgs) -> Result<Vec<std::ffi::OsString>, ExitCode> {
-    let mut paths = args.paths.clone();
-    if let Some(list) = &args.file_list {
-        match input::read_file_list(list) {
-            Ok(more) => paths.extend(more),
+/// The paths to audit: the arguments, then the file list, opened.
+fn paths(args: &CheckArgs) -> Result<(Vec<OsString>, Option<FileList>), ExitCode> {
+    let list = match &args.file_list {
+        Some(list) => match FileList::open(list) {
+            Ok(l) => Some(l),
             Err(e) => {
                 return Err(usage_error(&format!(
                     "cannot read the file list {list}: {e}"
                 )))
             }
-        }
-    }
-    if paths.is_empty() {
+        },
+        None => None,
+    };
+    if args.paths.is_empty() && list.is_none() {
         return Err(usage_error(
             "nothing to audit: give files, directories, `-` or --file-list",
         ));
     }
-    Ok(paths)
+    Ok((args.paths.clone(), list))
 }
 
 /// The reporters the options ask for: one on standard output, CSV and HTML

@@ -9,6 +9,7 @@ pub enum Action {
     Open,
     Read,
     ReadStdin,
+    ReadFileList,
     ListDirectory,
 }
 
@@ -18,6 +19,7 @@ impl fmt::Display for Action {
             Action::Open => "open",
             Action::Read => "read",
             Action::ReadStdin => "read standard input",
+            Action::ReadFileList => "read the file list",
             Action::ListDirectory => "list the directory",
         })
     }

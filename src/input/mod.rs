@@ -15,7 +15,7 @@ pub mod parts;
 mod walk;
 
 pub use error::{Action, InputError};
-pub use file_list::read_file_list;
+pub use file_list::FileList;
 pub use item::{Deflated, Item, Source};
 pub use walk::Walk;
 

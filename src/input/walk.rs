@@ -23,6 +23,7 @@ use ignore::Match;
 
 use super::archive;
 use super::error::{keeps_bytes_before, Action, InputError};
+use super::file_list::FileList;
 use super::item::{read_capped, special_kind, Inflating, Item, Source, RATIO_FLOOR};
 use super::parts::{self, FailsWith, Parts};
 use super::{display_path as display, DEFAULT_MAX_FILE_SIZE};
@@ -130,7 +131,9 @@ impl io::Read for Head {
 
 /// The lazy walk over all inputs.
 pub struct Walk {
-    roots: std::vec::IntoIter<OsString>,
+    /// The paths named, then those of the file list: a list that cannot be
+    /// read on gives its name and why.
+    roots: Box<dyn Iterator<Item = Result<OsString, (String, InputError)>> + Send>,
     stack: Vec<Frame>,
     pending: Vec<Item>,
     /// The entries of the archive being read, before the walk goes on.
@@ -159,7 +162,7 @@ impl Walk {
     pub fn new<P: Into<OsString>>(args: impl IntoIterator<Item = P>) -> Walk {
         let roots: Vec<OsString> = args.into_iter().map(Into::into).collect();
         Walk {
-            roots: roots.into_iter(),
+            roots: Box::new(roots.into_iter().map(Ok)),
             stack: Vec::new(),
             pending: Vec::new(),
             archive: None,
@@ -173,6 +176,13 @@ impl Walk {
             filter: Filter::default(),
             skipped: Arc::new(AtomicU64::new(0)),
         }
+    }
+
+    /// Then walk the paths of `list` (`--file-list`), as it is read.
+    pub fn then_list(mut self, list: FileList) -> Walk {
+        let named = std::mem::replace(&mut self.roots, Box::new(std::iter::empty()));
+        self.roots = Box::new(named.chain(list));
+        self
     }
 
     /// Also walk into, and read, names beginning with `.` (`--hidden`).
@@ -665,8 +675,13 @@ impl Walk {
                 }
                 continue;
             }
-            let arg = self.roots.next()?;
-            self.root(arg);
+            match self.roots.next()? {
+                Ok(arg) => self.root(arg),
+                Err((list, why)) => self.pending.push(Item {
+                    name: list,
+                    source: Source::Broken(why),
+                }),
+            }
         }
     }
 }
