@@ -116,6 +116,14 @@ fn exit_codes() {
     );
     assert_eq!(run(&["check", "no/such/path.sgf"]).0, 2);
     assert_eq!(run(&["check"]).0, 2);
+    // Standard input cannot be both a game and the list of paths.
+    let both = run(&["check", "-", "--file-list", "-"]);
+    assert_eq!(both.0, 2);
+    assert!(
+        both.2.contains("cannot both read standard input"),
+        "{}",
+        both.2
+    );
     assert_eq!(run(&["check", "--format", "nonsense", "corpus"]).0, 2);
 }
 

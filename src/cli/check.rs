@@ -172,6 +172,11 @@ fn capped_jobs(jobs: usize) -> usize {
 
 /// The paths to audit: the arguments, then the file list, opened.
 fn paths(args: &CheckArgs) -> Result<(Vec<OsString>, Option<FileList>), ExitCode> {
+    if args.file_list.as_deref() == Some("-") && args.paths.iter().any(|p| p == "-") {
+        return Err(usage_error(
+            "`-` and `--file-list -` cannot both read standard input",
+        ));
+    }
     let list = match &args.file_list {
         Some(list) => match FileList::open(list) {
             Ok(l) => Some(l),
