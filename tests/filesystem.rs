@@ -221,3 +221,29 @@ fn non_utf8_tar_entry_names_are_escaped_like_file_names() {
     );
     let _ = fs::remove_dir_all(&d);
 }
+
+/// A directory nested beyond the longest path the system takes cannot be
+/// looked into: it is a row saying so, where the walk dropped it in silence
+/// (and then called its ancestor empty).
+#[test]
+fn a_directory_too_deep_to_open_is_reported() {
+    let d = scratch("deep");
+    // Two chains of 1,100 levels of `d/`, each a path the system takes,
+    // the second moved to the bottom of the first: 4,400 bytes and more
+    // down to the game, beyond Linux's 4,096.
+    let chain = "d/".repeat(1100);
+    fs::create_dir_all(d.join("top").join(&chain)).unwrap();
+    fs::create_dir_all(d.join("low").join(&chain)).unwrap();
+    fs::write(d.join("low").join(&chain).join("g.sgf"), GAME).unwrap();
+    fs::rename(d.join("low"), d.join("top").join(&chain).join("low")).unwrap();
+    let (code, rows) = jsonl(&[d.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let name = rows[0]["file"].as_str().unwrap();
+    assert!(name.ends_with("/d"), "{name}");
+    let error = rows[0]["error"].as_str().unwrap();
+    assert!(error.starts_with("cannot open: "), "{error}");
+    // Removed from the bottom up, each part by a path the system takes.
+    let _ = fs::remove_dir_all(d.join("top").join(&chain).join("low"));
+    let _ = fs::remove_dir_all(&d);
+}

@@ -671,6 +671,16 @@ impl Walk {
                                 source: Source::Broken(why),
                             });
                         }
+                        // Gone since the listing: nothing to read. Otherwise (a
+                        // path longer than the system takes, a directory that
+                        // may be listed but not searched) what it holds, if it
+                        // is a directory, cannot be known: said, not dropped.
+                        if e.kind() != io::ErrorKind::NotFound {
+                            return Some(Item {
+                                name: display(&path),
+                                source: Source::Broken(InputError::io(&e, Action::Open)),
+                            });
+                        }
                     }
                 }
                 continue;
