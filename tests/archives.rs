@@ -1264,3 +1264,22 @@ fn tar_entries_that_are_not_regular_files_say_why() {
     assert_eq!(rows_of(&path), expected);
     let _ = fs::remove_dir_all(&d);
 }
+
+/// Zero blocks after an archive's end are read through to an archive
+/// concatenated after them, however many: 8 MiB of them, between two tars
+/// and after the last, cost nothing and are not taken for a header too
+/// large to hold.
+#[test]
+fn any_padding_after_a_tar_is_read_through() {
+    let d = scratch("tar-padding");
+    let game = b"(;GM[1]SZ[9];B[ee];W[cc])";
+    let first = common::tar_of(&[("a.sgf", &game[..])], Vec::new());
+    let second = common::tar_of(&[("b.sgf", &game[..])], Vec::new());
+    let zeros = vec![0u8; 8 << 20];
+    let path = d.join("padded.tar");
+    fs::write(&path, [&first[..], &zeros, &second, &zeros].concat()).unwrap();
+    let rows = rows_of(&path);
+    let ok = |e: &str| (e.to_string(), String::new());
+    assert_eq!(rows, [ok("a.sgf"), ok("b.sgf")]);
+    let _ = fs::remove_dir_all(&d);
+}

@@ -477,14 +477,17 @@ impl<R: Read> Read for Counting<R> {
 }
 
 /// What the tar reader may read between two entries once the first one's
-/// data are passed: headers, the padding after an archive's end marker, and
-/// the GNU long names, pax extensions and sparse maps it holds in memory
-/// until it gives the next entry, which could otherwise claim any size.
+/// data are passed: headers, and the GNU long names, pax extensions and
+/// sparse maps it holds in memory until it gives the next entry, which
+/// could otherwise claim any size (zero blocks are not counted: `Gated`).
 const BETWEEN_ENTRIES: u64 = 4 << 20;
 
 /// The unpacked tar stream, which the tar reader may read up to the
 /// position `limit` holds (`u64::MAX` while an entry's data are read): past
-/// it, a [`InputError::Bomb`].
+/// it, a [`InputError::Bomb`]. A read of a header's size or less that gives
+/// only zeros is not counted: the reader reads an archive's padding (all
+/// of it, to find an archive concatenated after it) a block at a time, and
+/// holds none of it, where it reads what it holds in larger reads.
 struct Gated<R> {
     inner: R,
     pos: std::rc::Rc<std::cell::Cell<u64>>,
@@ -493,22 +496,39 @@ struct Gated<R> {
 
 impl<R: Read> Read for Gated<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let allowed = self.limit.get().saturating_sub(self.pos.get());
-        if allowed == 0 && !buf.is_empty() {
-            return Err(InputError::Bomb(format!(
-                "more than {} MiB of tar headers, long names, pax extensions, sparse maps \
-                 or padding between two entries",
-                BETWEEN_ENTRIES >> 20
-            ))
-            .into_io());
+        let limit = self.limit.get();
+        let allowed = limit.saturating_sub(self.pos.get());
+        let block = buf.len() <= 512 && limit != u64::MAX;
+        let n = if block {
+            buf.len()
+        } else {
+            usize::try_from(allowed)
+                .unwrap_or(usize::MAX)
+                .min(buf.len())
+        };
+        if n == 0 && !buf.is_empty() {
+            return Err(refused_between_entries());
         }
-        let n = usize::try_from(allowed)
-            .unwrap_or(usize::MAX)
-            .min(buf.len());
         let n = self.inner.read(&mut buf[..n])?;
+        if block {
+            if buf[..n].iter().all(|&b| b == 0) {
+                self.limit.set(limit.saturating_add(n as u64));
+            } else if n as u64 > allowed {
+                return Err(refused_between_entries());
+            }
+        }
         self.pos.set(self.pos.get() + n as u64);
         Ok(n)
     }
+}
+
+fn refused_between_entries() -> io::Error {
+    InputError::Bomb(format!(
+        "more than {} MiB of tar headers, long names, pax extensions or sparse maps \
+         between two entries",
+        BETWEEN_ENTRIES >> 20
+    ))
+    .into_io()
 }
 
 /// A tar entry's data, which end early when the archive does: an error
