@@ -247,3 +247,34 @@ fn a_directory_too_deep_to_open_is_reported() {
     let _ = fs::remove_dir_all(d.join("top").join(&chain).join("low"));
     let _ = fs::remove_dir_all(&d);
 }
+
+/// A list of paths each ended by a NUL byte (`find -print0`, `git ls-files
+/// -z`) is read as such: names holding a line feed or ending in `\r` are
+/// found whole.
+#[test]
+fn a_nul_separated_file_list_keeps_every_byte_of_its_paths() {
+    let d = scratch("nul-list");
+    let names = ["new\nline.sgf", "cr\r", "plain.sgf"];
+    let mut list = Vec::new();
+    for n in names {
+        fs::write(d.join(n), GAME).unwrap();
+        list.extend_from_slice(d.join(n).as_os_str().as_bytes());
+        list.push(0);
+    }
+    fs::write(d.join("list"), list).unwrap();
+    let (code, rows) = jsonl(&["--file-list", d.join("list").to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let got: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r["file"].as_str().unwrap(), r["status"].as_str().unwrap()))
+        .collect();
+    let want: Vec<String> = names
+        .iter()
+        .map(|n| d.join(n).to_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        got,
+        want.iter().map(|n| (n.as_str(), "ok")).collect::<Vec<_>>()
+    );
+    let _ = fs::remove_dir_all(&d);
+}

@@ -575,8 +575,9 @@ fn huge_tar_long_names_pax_extensions_and_sparse_maps_are_refused() {
 }
 
 /// A `--file-list` is read as the walk reaches it: a million paths cost
-/// what ten thousand cost (226 MB for two million when it was read whole);
-/// a list that cannot be read on is a row naming it.
+/// what ten thousand cost (226 MB for two million when it was read whole),
+/// and a line too long for a path is a row, not held; a list that cannot
+/// be read on is a row naming it.
 #[test]
 fn a_file_list_of_a_million_paths_keeps_memory_flat() {
     let d = scratch("file-list");
@@ -594,6 +595,16 @@ fn a_file_list_of_a_million_paths_keeps_memory_flat() {
     let (few, many) = (summary(&few), summary(&many));
     summary_says(&many, "files: 1000000 (1000000 unreadable)");
     assert_peak_within(&many, &few, 8, "a million paths against ten thousand");
+    // One line of 64 MiB is a row, not a path held whole.
+    let long = d.join("long-line");
+    fs::write(&long, [vec![b'a'; 64 << 20], b"\n".to_vec()].concat()).unwrap();
+    let r = run(&["--file-list", arg(&long)], None);
+    assert_eq!(files(&r), [arg(&long)]);
+    assert_eq!(
+        error(&r.rows[0]),
+        "skipped: a line of more than 64 KiB is not a path"
+    );
+    assert_peak_within(&r, &few, 8, "a 64 MiB line against ten thousand paths");
     let r = run(&["--file-list", arg(&d)], None);
     assert_eq!(files(&r), [arg(&d)]);
     assert_eq!(
