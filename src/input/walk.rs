@@ -478,35 +478,35 @@ impl Walk {
 
     fn root(&mut self, arg: OsString) {
         if arg == "-" {
-            let name = "-".to_string();
-            if let Some(item) = self.stream(name, io::stdin(), Action::ReadStdin, None) {
+            let stdin = "-".to_string();
+            if let Some(item) = self.stream(stdin, io::stdin(), Action::ReadStdin, None) {
                 self.pending.push(item);
             }
             return;
         }
         let path = PathBuf::from(arg);
-        let arg = display(&path);
+        let name = display(&path);
         match fs::metadata(&path) {
             Ok(m) if m.is_dir() => {
-                self.root_dir = Some((arg, self.yielded));
+                self.root_dir = Some((name, self.yielded));
                 self.root_path = path.clone();
                 self.enter_dir(&path)
             }
             Ok(m) if special_kind(&m.file_type()).is_some() => self.pending.push(Item {
-                name: arg,
+                name,
                 source: Source::Broken(InputError::NotRegular(
                     special_kind(&m.file_type()).unwrap_or("a special file"),
                 )),
             }),
-            Ok(_) if archive::kind_of(&path).is_some() => self.open_archive(path, arg),
+            Ok(_) if archive::kind_of(&path).is_some() => self.open_archive(path, name),
             Ok(_) if is_compressed_sgf(&path) => {
-                if let Some(item) = self.compressed_file(path, arg) {
+                if let Some(item) = self.compressed_file(path, name) {
                     self.pending.push(item);
                 }
             }
             // A file named explicitly is audited whatever its extension.
             Ok(m) => {
-                if let Some(item) = self.game_file(path, arg, m.len()) {
+                if let Some(item) = self.game_file(path, name, m.len()) {
                     self.pending.push(item);
                 }
             }
@@ -517,7 +517,7 @@ impl Walk {
                     InputError::io(&e, Action::Open)
                 };
                 self.pending.push(Item {
-                    name: arg,
+                    name,
                     source: Source::Broken(why),
                 })
             }
