@@ -153,7 +153,6 @@ def test_a_missing_file_is_a_row_not_an_exception():
     assert games[0]["status"] == "error"
 
 
-
 def test_a_path_that_is_not_utf8_is_audited_and_named_as_the_cli_names_it(tmp_path):
     if os.name != "posix":
         pytest.skip("file names are bytes only on POSIX systems")
@@ -169,6 +168,7 @@ def test_a_path_that_is_not_utf8_is_audited_and_named_as_the_cli_names_it(tmp_pa
     for given in (game, os.fspath(game), os.fsencode(game)):
         games = sgfaudit.audit([given]).games.to_pylist()
         assert [(g["file"], g["status"]) for g in games] == [(cli_name, "ok")]
+
 
 def corpus_files() -> list[str]:
     return sorted(
