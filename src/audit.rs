@@ -9,7 +9,7 @@ use crate::core::findings::{Code, Finding, Location, Severity};
 use crate::core::game::GameInfo;
 use crate::core::replay::{EndState, Replayer, Verdicts};
 use crate::core::rules::RuleOptions;
-use crate::duplicates::{line_hashes, DuplicateOf};
+use crate::duplicates::{self, line_hashes, DuplicateOf, Duplicates};
 use crate::faults::{fault_injected, panic_message};
 use crate::input::InputError;
 use crate::pictures::{self, Pictures};
@@ -135,6 +135,26 @@ impl GameReport {
         .map(|v| v.illegal.capacity() * size_of::<crate::core::replay::Illegal>())
         .sum();
         size_of::<GameReport>() + findings + illegal + self.line.capacity() * size_of::<u64>()
+    }
+
+    /// Checks the game against the earlier games of the run (A508, A509)
+    /// and adds it to them, in input order: the finding and `duplicate_of`
+    /// when it repeats one. Empties the line's hashes.
+    pub fn check_duplicates(&mut self, file: &str, earlier: &mut Duplicates) {
+        let line = std::mem::take(&mut self.line);
+        if self.status != Status::Ok {
+            return;
+        }
+        let game = duplicates::Game {
+            index: self.index,
+            line: &line,
+            info: &self.info,
+            start: self.start,
+        };
+        if let Some(repeat) = earlier.check(file, game) {
+            self.findings.push(repeat.finding);
+            self.duplicate_of = Some(repeat.of);
+        }
     }
 
     fn failed(index: usize, why: GameError, info: GameInfo, findings: Vec<Finding>) -> GameReport {

@@ -25,9 +25,8 @@ use std::hash::{BuildHasher, Hasher};
 use std::num::NonZeroU64;
 use std::sync::Arc;
 
-use crate::audit::{GameReport, Status};
 use crate::core::board::Color;
-use crate::core::findings::{Code, Finding};
+use crate::core::findings::{Code, Finding, Location};
 use crate::core::game::{Event, GameInfo, GameRecord, MoveKind};
 
 /// Moves from which an identical line is taken as a copy without looking at
@@ -208,18 +207,30 @@ impl Hasher for LineHasher {
     }
 }
 
+/// A game as the check sees it: its place in its file, its main line's
+/// hashes ([`line_hashes`]), its game information and where it is written.
+pub struct Game<'a> {
+    pub index: usize,
+    pub line: &'a [u64],
+    pub info: &'a GameInfo,
+    pub start: Option<Location>,
+}
+
+/// A game that repeats an earlier one: the finding that says so (A508 or
+/// A509) and the earlier game.
+pub struct Repeat {
+    pub finding: Finding,
+    pub of: DuplicateOf,
+}
+
 impl Duplicates {
-    /// Checks `game` of `file` against the earlier games, adding a finding
-    /// and `duplicate_of` when it repeats one, then remembers it. Empties the
-    /// report's line hashes.
-    pub fn check(&mut self, file: &str, game: &mut GameReport) {
-        let line = std::mem::take(&mut game.line);
-        let Some(&full) = line.last() else { return };
-        if game.status != Status::Ok {
-            return;
-        }
-        let info = info_hash(&game.info);
-        let result = result_hash(&game.info);
+    /// Checks `game` of `file` against the earlier games and remembers it;
+    /// the earlier game it repeats, if any.
+    pub fn check(&mut self, file: &str, game: Game<'_>) -> Option<Repeat> {
+        let line = game.line;
+        let &full = line.last()?;
+        let info = info_hash(game.info);
+        let result = result_hash(game.info);
         // A line shorter than MIN_MOVES is a copy only with the same game
         // information, so it is kept under both: the first game of a common
         // short line does not stand for the other players' games with it.
@@ -230,36 +241,34 @@ impl Duplicates {
                 Some(i) => step(full, i.get()),
                 // Nothing tells it from a coincidence: never a copy, and too
                 // short to be the prefix a truncated copy is looked up by.
-                None => return,
+                None => return None,
             }
         };
         if let Some(e) = self.seen.get(&key) {
-            if e.moves >= MIN_MOVES || (info.is_some() && info == e.info) {
-                game.findings.push(
-                    Finding::new(
-                        Code::DuplicateGame,
-                        format!(
-                            "the same game as {} game {}: the same board, setup and {} moves",
-                            e.file, e.game, e.moves
-                        ),
-                    )
-                    .with_location(game.start),
-                );
-                game.duplicate_of = Some(DuplicateOf {
+            let copy = e.moves >= MIN_MOVES || (info.is_some() && info == e.info);
+            return copy.then(|| Repeat {
+                finding: Finding::new(
+                    Code::DuplicateGame,
+                    format!(
+                        "the same game as {} game {}: the same board, setup and {} moves",
+                        e.file, e.game, e.moves
+                    ),
+                )
+                .with_location(game.start),
+                of: DuplicateOf {
                     file: e.file.to_string(),
                     game: e.game,
                     kind: DuplicateKind::SameLine,
                     moves: e.moves,
-                });
-            }
-            return;
+                },
+            });
         }
         let longest_prefix = (MIN_MOVES as usize..line.len())
             .rev()
             .filter_map(|k| self.seen.get(&line[k - 1]))
             .find(|e| e.result.is_none() || e.result == result);
-        if let Some(e) = longest_prefix {
-            game.findings.push(Finding::new(
+        let repeat = longest_prefix.map(|e| Repeat {
+            finding: Finding::new(
                 Code::TruncatedCopy,
                 format!(
                     "{} game {} is a truncated copy of this game: its {} moves are this game's first {} (its result {})",
@@ -269,14 +278,14 @@ impl Duplicates {
                     e.moves,
                     if e.result.is_some() { "the same" } else { "unrecorded" }
                 ),
-            ).with_location(game.start));
-            game.duplicate_of = Some(DuplicateOf {
+            ).with_location(game.start),
+            of: DuplicateOf {
                 file: e.file.to_string(),
                 game: e.game,
                 kind: DuplicateKind::TruncatedCopy,
                 moves: e.moves,
-            });
-        }
+            },
+        });
         let name = match &self.file {
             Some(name) if **name == *file => Arc::clone(name),
             _ => {
@@ -295,5 +304,6 @@ impl Duplicates {
                 result,
             },
         );
+        repeat
     }
 }

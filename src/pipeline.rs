@@ -389,7 +389,7 @@ where
             None if in_parts => report.index += cursor.games,
             None => {}
         }
-        duplicates.check(&info.path, report);
+        report.check_duplicates(&info.path, duplicates);
         sink(Output::Game(info, report))?;
         if g + 1 == p.reports() {
             match &p.part {

@@ -71,7 +71,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     // finds them when it reads this file alone.
     let mut duplicates = Duplicates::default();
     for g in &mut report.games {
-        duplicates.check(&file, g);
+        g.check_duplicates(&file, &mut duplicates);
     }
     let Some(game) = report.games.get(args.game) else {
         return usage_error(&format!(
