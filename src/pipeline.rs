@@ -21,8 +21,7 @@ use rayon::prelude::*;
 use crate::audit::{self, AuditOptions, FileInfo, GameReport, PreparedFile};
 use crate::core::replay::Replayer;
 use crate::duplicates::Duplicates;
-use crate::input::parts::PartOf;
-use crate::input::Item;
+use crate::input::{Item, PartOf};
 
 /// Input bytes in flight per thread, with [`FILES_PER_THREAD`] files: bounds
 /// the memory of a batch whatever the size of files.

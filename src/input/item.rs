@@ -6,7 +6,19 @@ use std::path::{Path, PathBuf};
 
 use super::bzip2_blocks::BlockDecoder;
 use super::error::{keeps_bytes_before, Action, InputError};
-use super::parts::PartOf;
+
+/// Where a part lies in its file, for placing its games and findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartOf {
+    /// Byte offset of the part in the file.
+    pub offset: u64,
+    pub len: u64,
+    /// The 1-based line and column (in characters) where the part starts.
+    pub line: u32,
+    pub column: u32,
+    /// The file's last part.
+    pub last: bool,
+}
 
 /// Where an input's bytes come from.
 #[derive(Clone, Debug, PartialEq, Eq)]

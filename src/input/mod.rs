@@ -16,7 +16,7 @@ mod walk;
 
 pub use error::{Action, InputError};
 pub use file_list::FileList;
-pub use item::{Deflated, Item, Source};
+pub use item::{Deflated, Item, PartOf, Source};
 pub use walk::Walk;
 
 use std::path::{Path, PathBuf};

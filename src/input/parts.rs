@@ -27,7 +27,7 @@ use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
 use super::error::{keeps_bytes_before, Action, InputError};
-use super::item::{Item, Source};
+use super::item::{Item, PartOf, Source};
 
 /// Files larger than this are read in parts (when UTF-8). A game tree can be
 /// three bytes (`(;)`) and costs 24 while its file or part is held, so a file
@@ -39,19 +39,6 @@ pub const SPLIT_ABOVE: u64 = 4 << 20;
 const STOP_AFTER: u64 = 1 << 30;
 /// A part's size before it is cut at the next game boundary.
 pub const PART_BYTES: u64 = 1 << 20;
-
-/// Where a part lies in its file, for placing its games and findings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PartOf {
-    /// Byte offset of the part in the file.
-    pub offset: u64,
-    pub len: u64,
-    /// The 1-based line and column (in characters) where the part starts.
-    pub line: u32,
-    pub column: u32,
-    /// The file's last part.
-    pub last: bool,
-}
 
 /// Test hook, not an option: `SGFAUDIT_PART_BYTES=N` sets both the size
 /// above which files are split and the part size, so tests can split small
