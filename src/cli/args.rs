@@ -3,13 +3,12 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use globset::GlobSet;
 
 use sgfaudit::audit::AuditOptions;
 use sgfaudit::core::findings::Severity;
 use sgfaudit::core::rules::{AgaSuperko, RuleOptions, SameColour, SwedishSuicide};
 use sgfaudit::options::{self, Selection, SeverityOverride};
-
-use super::config::PathOverride;
 use sgfaudit::scoring::{DeadStonesMode, KomiMode, ScoreMode, ScoringOptions};
 
 #[derive(Parser)]
@@ -67,6 +66,34 @@ impl ExplainArgs {
     pub fn selection(&self) -> Selection {
         let file = sgfaudit::input::display_path(std::path::Path::new(&self.file));
         select_for(&self.overrides, self.audit.selection(), &file)
+    }
+}
+
+/// Findings selection for the files whose path matches (the
+/// configuration's `[[overrides]]`).
+#[derive(Clone, Debug)]
+pub struct PathOverride {
+    pub patterns: Vec<String>,
+    pub globs: GlobSet,
+    /// Replaces the run's `select` when not empty.
+    pub select: Vec<String>,
+    /// Added to the run's `ignore`.
+    pub ignore: Vec<String>,
+    /// Added after the run's `severity` (so it wins).
+    pub severity: Vec<SeverityOverride>,
+    pub line: usize,
+}
+
+impl PathOverride {
+    /// The run's selection changed by this override.
+    pub fn apply(&self, base: &Selection) -> Selection {
+        let mut s = base.clone();
+        if !self.select.is_empty() {
+            s.select = self.select.clone();
+        }
+        s.ignore.extend(self.ignore.iter().cloned());
+        s.severity.extend(self.severity.iter().cloned());
+        s
     }
 }
 

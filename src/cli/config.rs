@@ -19,9 +19,9 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-use sgfaudit::options::{parse_severity_override, Selection};
+use sgfaudit::options::parse_severity_override;
 
-use super::args::Cli;
+use super::args::{Cli, PathOverride};
 
 /// The file names looked for, in this order, in each directory.
 const NAMES: [&str; 3] = ["sgfaudit.toml", ".sgfaudit.toml", "pyproject.toml"];
@@ -58,33 +58,6 @@ pub struct Setting {
     pub id: String,
     pub args: Vec<String>,
     pub line: usize,
-}
-
-/// Findings selection for the files whose path matches.
-#[derive(Clone, Debug)]
-pub struct PathOverride {
-    pub patterns: Vec<String>,
-    pub globs: GlobSet,
-    /// Replaces the run's `select` when not empty.
-    pub select: Vec<String>,
-    /// Added to the run's `ignore`.
-    pub ignore: Vec<String>,
-    /// Added after the run's `severity` (so it wins).
-    pub severity: Vec<sgfaudit::options::SeverityOverride>,
-    pub line: usize,
-}
-
-impl PathOverride {
-    /// The run's selection changed by this override.
-    pub fn apply(&self, base: &Selection) -> Selection {
-        let mut s = base.clone();
-        if !self.select.is_empty() {
-            s.select = self.select.clone();
-        }
-        s.ignore.extend(self.ignore.iter().cloned());
-        s.severity.extend(self.severity.iter().cloned());
-        s
-    }
 }
 
 /// A configuration file read and checked.
