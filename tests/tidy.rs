@@ -1,6 +1,7 @@
 //! Architecture invariants, kept by reading the source (as rust-analyzer's
 //! tidy tests keep its own): the pure stages import no I/O, no serialization
-//! and no outer stage; the library never reaches for the command line.
+//! and no outer stage; the library never reaches for the command line; no
+//! two source files import each other in a loop.
 
 mod common;
 
@@ -122,4 +123,217 @@ fn the_code_map_names_every_module() {
             assert!(named, "ARCHITECTURE.md's code map does not name {rel}");
         }
     }
+}
+
+/// A module's place: the crate (`lib`, or `bin` for `main.rs` and `cli/`)
+/// and its path in that crate.
+type Module = (&'static str, Vec<String>);
+
+/// Every module file of `src/`, by its place.
+fn modules() -> std::collections::BTreeMap<Module, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for (file, _) in sources("") {
+        let rel = file.replace('\\', "/");
+        let rel = rel.trim_start_matches("src/").trim_end_matches(".rs");
+        let mut path: Vec<String> = rel.split('/').map(str::to_string).collect();
+        if matches!(
+            path.last().map(String::as_str),
+            Some("mod" | "lib" | "main")
+        ) {
+            path.pop();
+        }
+        let krate = if rel == "main" || rel.starts_with("cli/") {
+            "bin"
+        } else {
+            "lib"
+        };
+        out.insert((krate, path), file);
+    }
+    out
+}
+
+/// The text of a file without its tests and its `//` comments.
+fn code_only(text: &str) -> String {
+    code(text)
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The paths a `use` tree names (`a::{b, c::{d, self}}` gives `a::b`,
+/// `a::c::d`, `a::c`), renames and globs dropped.
+fn expand(tree: &str) -> Vec<String> {
+    let tree = tree.trim();
+    let Some(open) = tree.find('{') else {
+        let path = tree.split(" as ").next().unwrap_or("").trim();
+        return vec![path.trim_end_matches("::*").to_string()];
+    };
+    let prefix = tree[..open].trim_end_matches("::");
+    let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+    let (mut parts, mut depth, mut start) = (Vec::new(), 0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    parts
+        .into_iter()
+        .filter(|p| !p.trim().is_empty())
+        .flat_map(expand)
+        .map(|p| match p.as_str() {
+            "self" => prefix.to_string(),
+            _ => format!("{prefix}::{p}"),
+        })
+        .collect()
+}
+
+/// Every path of the crate a file names: in `use` items and written out in
+/// its code (`crate::core::replay::Illegal`).
+fn paths_named(text: &str) -> Vec<String> {
+    let code = code_only(text);
+    let mut out = Vec::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("use ") {
+        let before = rest[..at].chars().next_back();
+        rest = &rest[at + 4..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        if let Some(end) = rest.find(';') {
+            out.extend(expand(&rest[..end]));
+        }
+    }
+    let bytes = code.as_bytes();
+    for root in ["crate::", "super::", "sgfaudit::"] {
+        for (at, _) in code.match_indices(root) {
+            if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || b"_:".contains(&bytes[at - 1])) {
+                continue;
+            }
+            let len = code[at..]
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(code.len() - at);
+            out.push(code[at..at + len].trim_end_matches(':').to_string());
+        }
+    }
+    out
+}
+
+/// The file of the module a path leads to from `from`, following the
+/// `pub use` re-exports of the modules it passes.
+fn resolve(
+    files: &std::collections::BTreeMap<Module, String>,
+    exports: &std::collections::BTreeMap<(Module, String), String>,
+    from: &Module,
+    path: &str,
+    hops: u32,
+) -> Option<String> {
+    let mut segments = path.split("::").filter(|s| !s.is_empty());
+    let mut at: Module = match segments.next()? {
+        "crate" => (from.0, Vec::new()),
+        "sgfaudit" => ("lib", Vec::new()),
+        "self" => from.clone(),
+        "super" => (from.0, from.1[..from.1.len().saturating_sub(1)].to_vec()),
+        _ => return None,
+    };
+    for s in segments {
+        if s == "super" {
+            at.1.pop();
+            continue;
+        }
+        let mut next = at.clone();
+        next.1.push(s.to_string());
+        if files.contains_key(&next) {
+            at = next;
+        } else if let (Some(target), true) = (exports.get(&(at.clone(), s.to_string())), hops < 8) {
+            return resolve(files, exports, &at, target, hops + 1)
+                .or_else(|| files.get(&at).cloned());
+        } else {
+            break;
+        }
+    }
+    files.get(&at).cloned()
+}
+
+/// The source files import one another in no loop: each can be read
+/// knowing only the files below it. A module that holds others (`mod.rs`,
+/// `archive.rs` beside `archive/`) is their face: its re-exports are followed
+/// to the file that defines the name, and its own imports of the modules
+/// inside it are not counted.
+#[test]
+fn no_two_source_files_import_each_other_in_a_loop() {
+    let files = modules();
+    let texts: std::collections::BTreeMap<String, String> = sources("").into_iter().collect();
+    let mut exports = std::collections::BTreeMap::new();
+    for (module, file) in &files {
+        let code = code_only(&texts[file]);
+        for (at, _) in code.match_indices("pub use ") {
+            let Some(end) = code[at..].find(';') else {
+                continue;
+            };
+            for path in expand(&code[at + 8..at + end]) {
+                let name = path.rsplit("::").next().unwrap_or("").to_string();
+                let path = match path.split("::").next() {
+                    Some("crate" | "self" | "super") => path.clone(),
+                    _ => format!("self::{path}"),
+                };
+                exports.insert((module.clone(), name), path);
+            }
+        }
+    }
+    let mut edges: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    for (module, file) in &files {
+        for path in paths_named(&texts[file]) {
+            let Some(target) = resolve(&files, &exports, module, &path, 0) else {
+                continue;
+            };
+            let inside = files
+                .iter()
+                .find(|(_, f)| **f == target)
+                .is_some_and(|(m, _)| m.0 == module.0 && m.1.starts_with(&module.1));
+            if !inside {
+                edges.entry(file.clone()).or_default().insert(target);
+            }
+        }
+    }
+    // Depth-first search; a file met again while still on the path closes a loop.
+    fn visit(
+        file: &str,
+        edges: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut std::collections::BTreeSet<String>,
+    ) {
+        if let Some(i) = path.iter().position(|f| f == file) {
+            panic!(
+                "these files import each other in a loop: {} -> {file}",
+                path[i..].join(" -> ")
+            );
+        }
+        if done.contains(file) {
+            return;
+        }
+        path.push(file.to_string());
+        for next in edges.get(file).into_iter().flatten() {
+            visit(next, edges, path, done);
+        }
+        path.pop();
+        done.insert(file.to_string());
+    }
+    let mut done = std::collections::BTreeSet::new();
+    for file in files.values() {
+        visit(file, &edges, &mut Vec::new(), &mut done);
+    }
+    // The search sees the imports at all: the pipeline uses the audit.
+    assert!(
+        edges["src/pipeline.rs"].contains("src/audit.rs"),
+        "{edges:?}"
+    );
 }
