@@ -686,7 +686,7 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
         }
         // Its long name or pax path if it has one; named as the walk names
         // files, with the bytes that are not UTF-8 escaped.
-        let entry_path = super::escape_name(&entry.path_bytes());
+        let entry_path = super::names::escape_name(&entry.path_bytes());
         let kind = entry.header().entry_type();
         let size = entry.size();
         let mut entry = Declared {

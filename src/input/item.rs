@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use super::bzip2_blocks::BlockDecoder;
 use super::error::{keeps_bytes_before, Action, InputError};
 
+/// The largest file or archive entry read by default (`--max-file-size`).
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 256 << 20;
+
 /// Where a part lies in its file, for placing its games and findings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PartOf {

@@ -11,12 +11,14 @@ pub mod bzip2_blocks;
 mod error;
 mod file_list;
 mod item;
+mod names;
 pub mod parts;
 mod walk;
 
 pub use error::{Action, InputError};
 pub use file_list::FileList;
-pub use item::{Deflated, Item, PartOf, Source};
+pub use item::{Deflated, Item, PartOf, Source, DEFAULT_MAX_FILE_SIZE};
+pub use names::{display_path, escape_name};
 pub use walk::Walk;
 
 use std::path::{Path, PathBuf};
@@ -25,97 +27,6 @@ use std::path::{Path, PathBuf};
 /// `.sgf.bz2`, `.sgf.xz`): its text is not its bytes.
 pub fn is_compressed_game_file(path: &Path) -> bool {
     walk::is_compressed_sgf(path)
-}
-
-/// The largest file or archive entry read by default (`--max-file-size`).
-pub const DEFAULT_MAX_FILE_SIZE: u64 = 256 << 20;
-
-/// Bytes of a name as text: as they are when they are UTF-8, else with every
-/// invalid byte written `\xHH` and every backslash `\\`, so that two different
-/// names that are not UTF-8 never print alike. A UTF-8 name is left as it is,
-/// so one that itself holds the text `\xHH` prints like the name with that
-/// byte.
-pub fn escape_name(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_string(),
-        Err(_) => {
-            let mut out = String::new();
-            for chunk in bytes.utf8_chunks() {
-                for c in chunk.valid().chars() {
-                    if c == '\\' {
-                        out.push_str("\\\\");
-                    } else {
-                        out.push(c);
-                    }
-                }
-                for b in chunk.invalid() {
-                    out.push_str(&format!("\\x{b:02X}"));
-                }
-            }
-            out
-        }
-    }
-}
-
-/// A path as reports name it: as it is when it is UTF-8, else with its
-/// invalid bytes escaped (`\xFF`, [`escape_name`]).
-pub fn display_path(p: &Path) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        escape_name(p.as_os_str().as_bytes())
-    }
-    #[cfg(not(unix))]
-    {
-        p.to_string_lossy().into_owned()
-    }
-}
-
-/// The path a name as reports print it stands for: the name itself when it
-/// exists, else, on Unix, the name its `\xHH` and `\\` escapes
-/// ([`escape_name`]) stand for, when they are its only backslashes and that
-/// path exists.
-fn on_disk(name: &str) -> PathBuf {
-    let path = PathBuf::from(name);
-    #[cfg(unix)]
-    if !path.exists() && name.contains("\\x") {
-        use std::os::unix::ffi::OsStringExt;
-        if let Some(bytes) = unescape_name(name) {
-            let unescaped = PathBuf::from(std::ffi::OsString::from_vec(bytes));
-            if unescaped.exists() {
-                return unescaped;
-            }
-        }
-    }
-    path
-}
-
-/// The bytes [`escape_name`] wrote as `text`, when `text` is one of its
-/// escaped names.
-#[cfg(unix)]
-fn unescape_name(text: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(text.len());
-    let mut rest = text.as_bytes();
-    while let Some((&b, tail)) = rest.split_first() {
-        rest = tail;
-        if b != b'\\' {
-            out.push(b);
-            continue;
-        }
-        match rest {
-            [b'\\', tail @ ..] => {
-                out.push(b'\\');
-                rest = tail;
-            }
-            [b'x', hi, lo, tail @ ..] if hi.is_ascii_hexdigit() && lo.is_ascii_hexdigit() => {
-                let digit = |c: u8| char::from(c).to_digit(16).unwrap_or(0) as u8;
-                out.push(digit(*hi) * 16 + digit(*lo));
-                rest = tail;
-            }
-            _ => return None,
-        }
-    }
-    Some(out)
 }
 
 /// The input a report names, for a second look at one game (`sgfaudit
@@ -127,7 +38,7 @@ fn unescape_name(text: &str) -> Option<Vec<u8>> {
 pub fn named(given: &std::ffi::OsStr, max_size: u64) -> Item {
     let name = display_path(Path::new(given));
     let path = match given.to_str() {
-        Some(text) => on_disk(text),
+        Some(text) => names::on_disk(text),
         None => PathBuf::from(given),
     };
     if !path.exists() {
@@ -136,7 +47,7 @@ pub fn named(given: &std::ffi::OsStr, max_size: u64) -> Item {
             .rev()
             .map(|(i, _)| &name[..i])
             .find_map(|prefix| {
-                let p = on_disk(prefix);
+                let p = names::on_disk(prefix);
                 archive::kind_of(&p)
                     .filter(|_| p.is_file())
                     .map(|k| (prefix, p, k))
@@ -193,21 +104,5 @@ pub fn items_of_bytes(name: &str, bytes: Vec<u8>, max_size: u64) -> Vec<Item> {
             name: name.to_string(),
             source: Source::Bytes(bytes),
         }],
-    }
-}
-
-#[cfg(all(test, unix))]
-mod tests {
-    use super::{escape_name, unescape_name};
-
-    #[test]
-    fn an_escaped_name_gives_its_bytes_back() {
-        for name in [&b"\xff.sgf"[..], b"a\\b\xfe\\x41", b"caf\xe9\\"] {
-            assert_eq!(unescape_name(&escape_name(name)).as_deref(), Some(name));
-        }
-        // Backslashes other than `\\` and `\xHH` are not escapes.
-        for text in ["a\\b", "a\\x4", "a\\xG1", "end\\"] {
-            assert_eq!(unescape_name(text), None, "{text}");
-        }
     }
 }

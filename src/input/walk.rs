@@ -24,9 +24,11 @@ use ignore::Match;
 use super::archive;
 use super::error::{keeps_bytes_before, Action, InputError};
 use super::file_list::FileList;
-use super::item::{read_capped, special_kind, Inflating, Item, Source, RATIO_FLOOR};
+use super::item::{
+    read_capped, special_kind, Inflating, Item, Source, DEFAULT_MAX_FILE_SIZE, RATIO_FLOOR,
+};
+use super::names::display_path as display;
 use super::parts::{self, FailsWith, Parts};
-use super::{display_path as display, DEFAULT_MAX_FILE_SIZE};
 
 /// File names that announce a format sgfaudit does not read: reported as
 /// skipped rather than passed over in silence.

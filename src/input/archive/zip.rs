@@ -23,10 +23,10 @@ use std::io::{self, Read, Seek, SeekFrom};
 
 use super::{entry_name, is_archive_name, is_sgf_name, nested, unreadable, Sender};
 use crate::input::error::{Action, InputError};
-use crate::input::escape_name;
 use crate::input::item::{
     inflate_cap, read_capped, Checked, Deflated, Inflated, Source, MAX_RATIO, RATIO_FLOOR,
 };
+use crate::input::names::escape_name;
 
 const END: [u8; 4] = *b"PK\x05\x06";
 const END64_LOCATOR: [u8; 4] = *b"PK\x06\x07";
