@@ -602,3 +602,22 @@ pub const DIVERGENCE_COLUMNS: &[Column<DivergenceValue>] = &[
 pub fn divergences(g: &GameReport) -> &[Divergence] {
     scored(g).map_or(&[], |s| s.divergence.as_slice())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::DIVERGENCE_COLUMNS;
+    use crate::scoring::divergence::Components;
+
+    /// The table ends with one column per cause, the causes the divergence
+    /// splits a difference into: a cause added there has its column here.
+    #[test]
+    fn the_divergence_table_has_a_column_per_cause() {
+        let names: Vec<&str> = DIVERGENCE_COLUMNS.iter().map(|c| c.name).collect();
+        let tail = &names[names.len() - Components::NAMES.len()..];
+        assert_eq!(tail, Components::NAMES);
+        assert_eq!(
+            names[names.len() - Components::NAMES.len() - 1],
+            "winner_changes"
+        );
+    }
+}
