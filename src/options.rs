@@ -113,14 +113,21 @@ impl Selection {
         if self.is_empty() {
             return Cow::Borrowed(game);
         }
-        let mut g = game.clone();
-        g.findings.retain(|f| self.keeps(f.code.id()));
-        for f in &mut g.findings {
+        Cow::Owned(self.apply_to(game.clone()))
+    }
+
+    /// [`Selection::apply`] to a report handed over: changed in place.
+    pub fn apply_to(&self, mut game: GameReport) -> GameReport {
+        if self.is_empty() {
+            return game;
+        }
+        game.findings.retain(|f| self.keeps(f.code.id()));
+        for f in &mut game.findings {
             if let Some(s) = self.severity_of(f.code.id()) {
                 f.severity = s;
             }
         }
-        Cow::Owned(g)
+        game
     }
 }
 

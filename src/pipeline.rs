@@ -46,9 +46,13 @@ thread_local! {
 }
 
 /// What the pipeline hands its sink, in input order.
+// Built once per game and matched at once by the sink: a box would only add
+// an allocation per game.
+#[allow(clippy::large_enum_variant)]
 pub enum Output<'a> {
-    /// One game of a file (a file that cannot be read yields one failed game).
-    Game(&'a FileInfo, &'a GameReport),
+    /// One game of a file (a file that cannot be read yields one failed
+    /// game), handed over: the pipeline keeps nothing of it.
+    Game(&'a FileInfo, GameReport),
     /// The file's last game has been handed on.
     FileDone(&'a FileInfo),
 }
@@ -376,7 +380,8 @@ where
     S: FnMut(Output<'_>) -> Result<(), E>,
 {
     let batch = Arc::clone(&round.batch);
-    for (k, report) in round.range.clone().zip(&mut round.reports) {
+    let reports = std::mem::take(&mut round.reports);
+    for (k, mut report) in round.range.clone().zip(reports) {
         let (f, g) = batch.locate(k);
         let p = &batch.files[f];
         let info = p.info();
@@ -384,7 +389,7 @@ where
         // early (a game tree too long), is numbered within the file.
         let in_parts = cursor.file.as_deref() == Some(info.path.as_str());
         match &p.part {
-            Some(part) => place(report, part, if in_parts { cursor.games } else { 0 }),
+            Some(part) => place(&mut report, part, if in_parts { cursor.games } else { 0 }),
             None if in_parts => report.index += cursor.games,
             None => {}
         }
@@ -466,7 +471,7 @@ where
     let mut games = Vec::new();
     run(inputs, opts, jobs, |out| match out {
         Output::Game(_, game) => {
-            games.push(game.clone());
+            games.push(game);
             Ok(())
         }
         Output::FileDone(file) => sink(audit::FileReport {

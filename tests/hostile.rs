@@ -1087,6 +1087,34 @@ fn rounds_of_large_reports_are_cut_short() {
     assert!(r.peak_kib < 260 * 1024, "{} KiB", r.peak_kib);
 }
 
+/// The same games with `--out --parquet`: the threads that write the files
+/// are handed the games in batches, and the games on their way are held to
+/// 16 MiB in all. Without that bound the writers, slower than the audit on
+/// such games, were handed all 300 (831 MB).
+#[test]
+fn reports_on_their_way_to_the_file_writers_are_bounded() {
+    let d = scratch("large-reports-out");
+    let game = format!("(;SZ[19];B[aa]{})", ";W[aa];B[aa]".repeat(6_000));
+    fs::write(d.join("illegal.sgf"), game.repeat(300)).unwrap();
+    let out = d.join("out");
+    let r = run_in(
+        "summary",
+        &[
+            "-j4",
+            arg(&d.join("illegal.sgf")),
+            "--out",
+            arg(&out),
+            "--parquet",
+        ],
+        None,
+    );
+    ok_run(&r);
+    let games = fs::read_to_string(out.join("games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 301, "a header and a row per game");
+    assert!(out.join("games.parquet").is_file());
+    assert!(r.peak_kib < 300 * 1024, "{} KiB", r.peak_kib);
+}
+
 /// A property identifier of 30,000,000 letters (no property has such a
 /// name): sgf-parse held about ten times it (323 MB). It is cut to its
 /// first KiB with a warning, and the game around it is read.

@@ -58,7 +58,7 @@ fn run(items: impl Iterator<Item = Item> + Send, o: &RunOptions) -> io::Result<S
     pipeline::run(items, &o.audit, o.jobs, |out| -> io::Result<()> {
         match out {
             Output::Game(file, game) => {
-                let game = o.selection.apply(game);
+                let game = o.selection.apply_to(game);
                 summary.add_game(&game);
                 tables.add(file, &game);
                 write(&mut tables.games, &mut games, BATCH_ROWS)?;

@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use sgfaudit::input::{FileList, Walk};
 use sgfaudit::pipeline::{self, Output};
+use sgfaudit::report::background::Background;
 use sgfaudit::report::csv::{CsvGamesReporter, CsvReporter};
 use sgfaudit::report::github::GithubReporter;
 use sgfaudit::report::gitlab::GitlabReporter;
@@ -38,9 +39,17 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let opts = args
         .audit
         .audit_options(args.out.is_some() || args.html.is_some());
-    let mut reporters = match reporters(&args) {
+    let (mut stdout_reporter, files) = match reporters(&args) {
         Ok(r) => r,
         Err(code) => return code,
+    };
+    // The reporters that write files run on threads of their own.
+    let mut background = match files {
+        files if files.is_empty() => None,
+        files => match Background::start(files) {
+            Ok(b) => Some(b),
+            Err(e) => return usage_error(&format!("cannot start the report writers: {e}")),
+        },
     };
     let progress = progress_bar(args.quiet);
     let jobs = capped_jobs(args.jobs);
@@ -100,22 +109,20 @@ pub fn run(args: CheckArgs) -> ExitCode {
                     Some((_, s)) => s,
                     None => &selection,
                 };
-                let selected = here.apply(game);
-                let game = selected.as_ref();
-                summary.add_game(game);
-                for (i, r) in reporters.iter_mut().enumerate() {
-                    if i == 0 && !stdout_open {
-                        continue;
-                    }
-                    match r.game(file, game) {
-                        Err(e) if i == 0 && e.kind() == io::ErrorKind::BrokenPipe => {
-                            stdout_open = false;
-                        }
+                let game = here.apply_to(game);
+                summary.add_game(&game);
+                if stdout_open {
+                    match stdout_reporter.game(file, &game) {
+                        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => stdout_open = false,
                         other => other?,
                     }
                 }
-                if !stdout_open && reporters.len() == 1 {
-                    return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+                match &mut background {
+                    Some(files) => files.game(file, game)?,
+                    None if !stdout_open => {
+                        return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+                    }
+                    None => {}
                 }
             }
             Output::FileDone(file) => {
@@ -134,16 +141,15 @@ pub fn run(args: CheckArgs) -> ExitCode {
     summary.interrupted = INTERRUPTED.load(Ordering::SeqCst);
     summary.files_left_out = left_out.load(Ordering::Relaxed);
     let finished = result.and_then(|()| {
-        for (i, r) in reporters.iter_mut().enumerate() {
-            if i == 0 && !stdout_open {
-                continue;
-            }
-            match r.finish(&summary) {
-                Err(e) if i == 0 && e.kind() == io::ErrorKind::BrokenPipe => {}
+        if stdout_open {
+            match stdout_reporter.finish(&summary) {
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
                 other => other?,
             }
         }
-        Ok(())
+        background
+            .take()
+            .map_or(Ok(()), |files| files.finish(&summary))
     });
     if let Err(e) = finished {
         if e.kind() == io::ErrorKind::BrokenPipe {
@@ -196,11 +202,14 @@ fn paths(args: &CheckArgs) -> Result<(Vec<OsString>, Option<FileList>), ExitCode
     Ok((args.paths.clone(), list))
 }
 
-/// The reporters the options ask for: one on standard output, CSV and HTML
-/// into `--out`, HTML to `--html`.
-fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter>>, ExitCode> {
+/// The reporter on standard output, and those that write files.
+type Reporters = (Box<dyn Reporter>, Vec<Box<dyn Reporter + Send>>);
+
+/// The reporters the options ask for: one on standard output, and those that
+/// write files: CSV (and Parquet) and HTML into `--out`, HTML to `--html`.
+fn reporters(args: &CheckArgs) -> Result<Reporters, ExitCode> {
     let stdout = io::BufWriter::new(io::stdout().lock());
-    let mut reporters: Vec<Box<dyn Reporter>> = vec![match args.format {
+    let on_stdout: Box<dyn Reporter> = match args.format {
         Format::Summary => Box::new(TextReporter::new(stdout)),
         Format::Jsonl => Box::new(JsonlReporter::new(stdout)),
         Format::Csv => Box::new(CsvGamesReporter::new(stdout)),
@@ -208,7 +217,8 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter>>, ExitCode> {
         Format::Sarif => Box::new(SarifReporter::new(stdout)),
         Format::Gitlab => Box::new(GitlabReporter::new(stdout)),
         Format::Junit => Box::new(JunitReporter::new(stdout, args.failing_severity())),
-    }];
+    };
+    let mut reporters: Vec<Box<dyn Reporter + Send>> = Vec::new();
     if let Some(dir) = &args.out {
         match CsvReporter::create(dir) {
             Ok(r) => reporters.push(Box::new(r)),
@@ -235,18 +245,18 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter>>, ExitCode> {
             }
         }
     }
-    Ok(reporters)
+    Ok((on_stdout, reporters))
 }
 
 #[cfg(feature = "parquet")]
-fn parquet_reporter(dir: &std::path::Path) -> Result<Box<dyn Reporter>, ExitCode> {
+fn parquet_reporter(dir: &std::path::Path) -> Result<Box<dyn Reporter + Send>, ExitCode> {
     sgfaudit::report::parquet::ParquetReporter::create(dir)
-        .map(|r| Box::new(r) as Box<dyn Reporter>)
+        .map(|r| Box::new(r) as Box<dyn Reporter + Send>)
         .map_err(|e| usage_error(&format!("cannot write Parquet into {}: {e}", dir.display())))
 }
 
 #[cfg(not(feature = "parquet"))]
-fn parquet_reporter(_dir: &std::path::Path) -> Result<Box<dyn Reporter>, ExitCode> {
+fn parquet_reporter(_dir: &std::path::Path) -> Result<Box<dyn Reporter + Send>, ExitCode> {
     Err(usage_error(
         "--parquet: this sgfaudit was built without the `parquet` feature",
     ))

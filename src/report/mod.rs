@@ -5,6 +5,7 @@
 
 #[cfg(feature = "parquet")]
 pub mod arrow;
+pub mod background;
 pub mod chart;
 pub mod csv;
 pub mod diagram;

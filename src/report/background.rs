@@ -1,0 +1,327 @@
+//! Reporters that write files (`--out`, `--html`), each on a thread of its
+//! own. The thread that hands games on in input order then only counts them
+//! and writes standard output; formatting the tables, the Parquet columns and
+//! the HTML diagrams no longer bounds the run on many cores.
+//!
+//! Every reporter still sees every game in input order, from one sender, so
+//! what it writes is the same as on one thread. A game is shared by the
+//! reporters (one `Arc`), and the games on their way are held to
+//! [`HELD_BYTES`] in all: the sender waits while the reporters are that far
+//! behind, so memory does not grow with the run.
+
+use std::io;
+use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+
+use super::{Reporter, Summary};
+use crate::audit::{FileInfo, GameReport};
+use crate::faults::panic_message;
+
+/// Bytes of game reports on their way to the reporters, at most (a report
+/// larger than that goes alone).
+pub const HELD_BYTES: usize = 16 << 20;
+/// Games sent to the reporters together: one wake-up of their threads for
+/// each (a wake-up per game cost more than the writing it moved).
+const GAMES_PER_SEND: usize = 64;
+/// Sends queued for one reporter, at most.
+const QUEUED_SENDS: usize = 64;
+
+/// The bytes of reports on their way, and the condition the sender waits on.
+#[derive(Default)]
+struct Budget {
+    held: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Budget {
+    /// Waits until `bytes` more may be held, then holds them.
+    fn take(&self, bytes: usize) {
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        while *held > 0 && *held + bytes > HELD_BYTES {
+            held = self.freed.wait(held).unwrap_or_else(|e| e.into_inner());
+        }
+        *held += bytes;
+    }
+
+    fn give_back(&self, bytes: usize) {
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        *held -= bytes;
+        self.freed.notify_all();
+    }
+}
+
+/// A game on its way: its bytes are given back when the last reporter has
+/// written it.
+struct Held {
+    game: GameReport,
+    bytes: usize,
+    budget: Arc<Budget>,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.budget.give_back(self.bytes);
+    }
+}
+
+/// Games in input order, each with its file.
+type Games = Arc<Vec<(Arc<FileInfo>, Held)>>;
+
+enum Message {
+    Games(Games),
+    Finish(Arc<Summary>),
+}
+
+/// One reporter's thread and the queue to it (`None` once it has stopped).
+struct Lane {
+    queue: Option<SyncSender<Message>>,
+    thread: Option<JoinHandle<io::Result<()>>>,
+}
+
+impl Lane {
+    /// The reporter's result once its thread has ended.
+    fn join(&mut self) -> io::Result<()> {
+        self.queue = None;
+        match self.thread.take().map(JoinHandle::join) {
+            None | Some(Ok(Ok(()))) => Ok(()),
+            Some(Ok(Err(e))) => Err(e),
+            Some(Err(panic)) => Err(io::Error::other(format!(
+                "a report writer failed: {}",
+                panic_message(&panic)
+            ))),
+        }
+    }
+}
+
+/// Reporters run on threads of their own, fed in input order.
+pub struct Background {
+    lanes: Vec<Lane>,
+    budget: Arc<Budget>,
+    /// The file of the last game, shared by its games.
+    file: Option<Arc<FileInfo>>,
+    /// Games not sent yet, and their bytes.
+    pending: Vec<(Arc<FileInfo>, Held)>,
+    pending_bytes: usize,
+}
+
+impl Background {
+    /// Starts a thread for each reporter.
+    pub fn start(reporters: Vec<Box<dyn Reporter + Send>>) -> io::Result<Background> {
+        let mut lanes = Vec::with_capacity(reporters.len());
+        for mut reporter in reporters {
+            let (queue, messages) = sync_channel::<Message>(QUEUED_SENDS);
+            let thread = std::thread::Builder::new()
+                .name("sgfaudit-report".into())
+                .spawn(move || -> io::Result<()> {
+                    for message in messages {
+                        match message {
+                            Message::Games(games) => {
+                                for (file, held) in games.iter() {
+                                    reporter.game(file, &held.game)?;
+                                }
+                            }
+                            Message::Finish(summary) => return reporter.finish(&summary),
+                        }
+                    }
+                    Ok(())
+                })?;
+            lanes.push(Lane {
+                queue: Some(queue),
+                thread: Some(thread),
+            });
+        }
+        Ok(Background {
+            lanes,
+            budget: Arc::default(),
+            file: None,
+            pending: Vec::with_capacity(GAMES_PER_SEND),
+            pending_bytes: 0,
+        })
+    }
+
+    /// Hands `game` of `file` to every reporter. A reporter that failed
+    /// stops the run: its error is returned here.
+    pub fn game(&mut self, file: &FileInfo, game: GameReport) -> io::Result<()> {
+        let file = match &self.file {
+            Some(f) if **f == *file => Arc::clone(f),
+            _ => {
+                let f = Arc::new(file.clone());
+                self.file = Some(Arc::clone(&f));
+                f
+            }
+        };
+        let bytes = game.approx_bytes();
+        self.budget.take(bytes);
+        let held = Held {
+            game,
+            bytes,
+            budget: Arc::clone(&self.budget),
+        };
+        self.pending.push((file, held));
+        self.pending_bytes += bytes;
+        if self.pending.len() >= GAMES_PER_SEND || self.pending_bytes >= HELD_BYTES / 4 {
+            self.send()?;
+        }
+        Ok(())
+    }
+
+    /// Sends the pending games to every reporter still running.
+    fn send(&mut self) -> io::Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        self.pending_bytes = 0;
+        let games: Games = Arc::new(std::mem::replace(
+            &mut self.pending,
+            Vec::with_capacity(GAMES_PER_SEND),
+        ));
+        for lane in &mut self.lanes {
+            let Some(queue) = &lane.queue else { continue };
+            if queue.send(Message::Games(Arc::clone(&games))).is_err() {
+                // The reporter's thread ended early: only an error ends it.
+                return match lane.join() {
+                    Ok(()) => Err(io::Error::other("a report writer stopped")),
+                    Err(e) => Err(e),
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the run: every reporter finishes with `summary`; the first error,
+    /// if any.
+    pub fn finish(mut self, summary: &Summary) -> io::Result<()> {
+        self.send()?;
+        let summary = Arc::new(summary.clone());
+        for lane in &mut self.lanes {
+            if let Some(queue) = &lane.queue {
+                let _ = queue.send(Message::Finish(Arc::clone(&summary)));
+            }
+        }
+        let mut first = Ok(());
+        for lane in &mut self.lanes {
+            let result = lane.join();
+            if first.is_ok() {
+                first = result;
+            }
+        }
+        first
+    }
+}
+
+impl Drop for Background {
+    /// A run that ends without [`Background::finish`] (an error elsewhere)
+    /// still lets the threads end.
+    fn drop(&mut self) {
+        for lane in &mut self.lanes {
+            let _ = lane.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::audit::{audit_bytes, AuditOptions};
+    use crate::core::replay::Replayer;
+
+    /// Writes down what it is handed; fails at game `fail_at`, if given.
+    struct Recording {
+        seen: Arc<Mutex<Vec<String>>>,
+        fail_at: Option<usize>,
+    }
+
+    impl Reporter for Recording {
+        fn game(&mut self, file: &FileInfo, game: &GameReport) -> io::Result<()> {
+            if self.fail_at == Some(game.index) {
+                return Err(io::Error::other("no space left"));
+            }
+            let line = format!("{} {}", file.path, game.index);
+            self.seen.lock().unwrap().push(line);
+            Ok(())
+        }
+
+        fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+            let line = format!("finish {}", summary.games);
+            self.seen.lock().unwrap().push(line);
+            Ok(())
+        }
+    }
+
+    /// The games of two files, of 300 and 5 games, in input order.
+    fn games() -> Vec<(FileInfo, GameReport)> {
+        let mut out = Vec::new();
+        for (name, n) in [("a.sgf", 300), ("b.sgf", 5)] {
+            let text = "(;SZ[9];B[ee];W[cc])".repeat(n);
+            let report = audit_bytes(
+                name,
+                text.as_bytes(),
+                &AuditOptions::default(),
+                &mut Replayer::new(),
+            );
+            assert_eq!(report.games.len(), n);
+            out.extend(report.games.into_iter().map(|g| (report.file.clone(), g)));
+        }
+        out
+    }
+
+    #[test]
+    fn every_reporter_sees_every_game_in_input_order() {
+        let logs: Vec<Arc<Mutex<Vec<String>>>> = (0..3).map(|_| Arc::default()).collect();
+        let reporters = logs
+            .iter()
+            .map(|seen| {
+                Box::new(Recording {
+                    seen: Arc::clone(seen),
+                    fail_at: None,
+                }) as Box<dyn Reporter + Send>
+            })
+            .collect();
+        let mut background = Background::start(reporters).unwrap();
+        let mut summary = Summary::default();
+        let mut expected = Vec::new();
+        for (file, game) in games() {
+            expected.push(format!("{} {}", file.path, game.index));
+            summary.add_game(&game);
+            background.game(&file, game).unwrap();
+        }
+        background.finish(&summary).unwrap();
+        expected.push("finish 305".to_string());
+        for seen in &logs {
+            assert_eq!(*seen.lock().unwrap(), expected);
+        }
+    }
+
+    #[test]
+    fn a_reporter_that_fails_stops_the_run_with_its_error() {
+        let (good, bad) = (Arc::default(), Arc::default());
+        let reporters: Vec<Box<dyn Reporter + Send>> = vec![
+            Box::new(Recording {
+                seen: Arc::clone(&good),
+                fail_at: None,
+            }),
+            Box::new(Recording {
+                seen: Arc::clone(&bad),
+                fail_at: Some(100),
+            }),
+        ];
+        let mut background = Background::start(reporters).unwrap();
+        let mut failed = None;
+        for (file, game) in games() {
+            if let Err(e) = background.game(&file, game) {
+                failed = Some(e);
+                break;
+            }
+        }
+        let error = match failed {
+            Some(e) => e,
+            None => background.finish(&Summary::default()).unwrap_err(),
+        };
+        assert_eq!(error.to_string(), "no space left");
+        // The failing reporter wrote the games before its failure, no more.
+        assert_eq!(bad.lock().unwrap().len(), 100);
+    }
+}
