@@ -276,3 +276,66 @@ fn one_game_is_counted_in_the_singular() {
     );
     assert!(!page.contains("1 games"));
 }
+
+/// `--html` through a symbolic link writes the file the link names (here
+/// one that does not exist yet) and keeps the link; into a named pipe it
+/// writes the page and leaves the pipe a pipe (it replaced a device or a
+/// pipe with a file before, as it renames a finished page over its target);
+/// a directory is refused before the run.
+#[cfg(unix)]
+#[test]
+fn the_page_goes_through_links_and_into_pipes() {
+    use std::io::Read;
+    use std::os::unix::fs::FileTypeExt;
+    let dir = scratch("html-targets");
+    std::fs::create_dir_all(dir.join("real")).unwrap();
+    let game = root().join("corpus/rules/ko-immediate.sgf");
+    let link = dir.join("link.html");
+    std::os::unix::fs::symlink("real/report.html", &link).unwrap();
+    check(&[
+        game.to_str().unwrap(),
+        "-q",
+        "--html",
+        link.to_str().unwrap(),
+    ]);
+    assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+    let page = std::fs::read_to_string(dir.join("real/report.html")).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>") && page.ends_with("</html>\n"));
+
+    let pipe = dir.join("pipe");
+    let made = Command::new("mkfifo").arg(&pipe).status().unwrap();
+    assert!(made.success());
+    let reader = {
+        let pipe = pipe.clone();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            std::fs::File::open(pipe)
+                .unwrap()
+                .read_to_string(&mut text)
+                .unwrap();
+            text
+        })
+    };
+    check(&[
+        game.to_str().unwrap(),
+        "-q",
+        "--html",
+        pipe.to_str().unwrap(),
+    ]);
+    // Checked first: had the pipe been replaced, its reader would wait on.
+    assert!(pipe.metadata().unwrap().file_type().is_fifo());
+    assert_eq!(reader.join().unwrap(), page);
+
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", game.to_str().unwrap(), "-q", "--html"])
+        .arg(dir.join("real"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("cannot write the HTML report") && said.contains("it is a directory"),
+        "{said}"
+    );
+    assert!(out.stdout.is_empty(), "nothing audited");
+}

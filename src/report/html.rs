@@ -57,10 +57,20 @@ a,h3,p{overflow-wrap:anywhere}\
 .charts{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}\
 ";
 
+/// Where the page is written, at the end of the run.
+enum Target {
+    /// A file: written beside it as `.NAME.partial` and renamed over it, so
+    /// no reader sees half a page (through a symbolic link, the file it
+    /// names: the link stays).
+    File { path: PathBuf, partial: PathBuf },
+    /// What is not a file (`/dev/stdout`, a named pipe): written into as it
+    /// is, never replaced.
+    Stream(PathBuf),
+}
+
 /// The HTML report, written at the end of the run.
 pub struct HtmlReporter {
-    path: PathBuf,
-    partial: PathBuf,
+    target: Target,
     /// The report's directory, absolute: links to files are relative to it.
     base: PathBuf,
     /// Games seen so far: each game's ordinal names its section.
@@ -80,22 +90,31 @@ pub struct HtmlReporter {
 impl HtmlReporter {
     /// A reporter that will write `path` (its directory must exist).
     pub fn create(path: &Path) -> io::Result<HtmlReporter> {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .ok_or_else(|| io::Error::other("the HTML report needs a file name"))?;
         let dir = path.parent().unwrap_or(Path::new(""));
         let base = std::path::absolute(if dir.as_os_str().is_empty() {
             Path::new(".")
         } else {
             dir
         })?;
-        let partial = dir.join(format!(".{name}.partial"));
-        // Fail now, not after the whole run, when the place is not writable.
-        fs::write(&partial, b"")?;
+        let target = match fs::metadata(path) {
+            Ok(m) if m.is_dir() => return Err(io::Error::other("it is a directory")),
+            Ok(m) if !m.is_file() => Target::Stream(path.to_path_buf()),
+            // A new file, or one to replace (the file a link names).
+            _ => {
+                let path = through_links(path);
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .ok_or_else(|| io::Error::other("the HTML report needs a file name"))?;
+                let partial = path.with_file_name(format!(".{name}.partial"));
+                // Fail now, not after the whole run, when the place is not
+                // writable.
+                fs::write(&partial, b"")?;
+                Target::File { path, partial }
+            }
+        };
         Ok(HtmlReporter {
-            path: path.to_path_buf(),
-            partial,
+            target,
             base,
             games_seen: 0,
             sections: Vec::new(),
@@ -208,9 +227,35 @@ impl Reporter for HtmlReporter {
 
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
         let page = self.page(summary);
-        fs::write(&self.partial, page)?;
-        fs::rename(&self.partial, &self.path)
+        match &self.target {
+            Target::File { path, partial } => {
+                fs::write(partial, page)?;
+                fs::rename(partial, path)
+            }
+            Target::Stream(path) => {
+                use std::io::Write;
+                fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)?
+                    .write_all(page.as_bytes())
+            }
+        }
     }
+}
+
+/// The file `path` names: itself, or the file its symbolic links lead to,
+/// which need not exist yet.
+fn through_links(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    // As many links as Linux follows.
+    for _ in 0..40 {
+        match fs::read_link(&path) {
+            // A relative link is read from the link's directory.
+            Ok(next) => path = path.parent().unwrap_or(Path::new("")).join(next),
+            Err(_) => break,
+        }
+    }
+    path
 }
 
 fn severity_colour(s: Severity) -> &'static str {
