@@ -18,8 +18,8 @@ use super::{Reporter, Summary};
 use crate::audit::{FileInfo, GameReport};
 use crate::faults::panic_message;
 
-/// Bytes of game reports on their way to the reporters, at most (a report
-/// larger than that goes alone).
+/// Bytes of game reports sent to the reporters and not yet written by all,
+/// at most (a batch larger than that goes alone).
 pub const HELD_BYTES: usize = 16 << 20;
 /// Games sent to the reporters together: one wake-up of their threads for
 /// each (a wake-up per game cost more than the writing it moved).
@@ -35,7 +35,7 @@ struct Budget {
 }
 
 impl Budget {
-    /// Waits until `bytes` more may be held, then holds them.
+    /// Waits until `bytes` more may be held (or nothing is), then holds them.
     fn take(&self, bytes: usize) {
         let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
         while *held > 0 && *held + bytes > HELD_BYTES {
@@ -46,7 +46,7 @@ impl Budget {
 
     fn give_back(&self, bytes: usize) {
         let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
-        *held -= bytes;
+        *held = held.saturating_sub(bytes);
         self.freed.notify_all();
     }
 }
@@ -100,8 +100,10 @@ pub struct Background {
     budget: Arc<Budget>,
     /// The file of the last game, shared by its games.
     file: Option<Arc<FileInfo>>,
-    /// Games not sent yet, and their bytes.
-    pending: Vec<(Arc<FileInfo>, Held)>,
+    /// Games not sent yet, with their bytes, and those bytes in all: held
+    /// to a quarter of [`HELD_BYTES`] (and one game), and counted against
+    /// it only once sent, so the sender never waits on games it holds.
+    pending: Vec<(Arc<FileInfo>, GameReport, usize)>,
     pending_bytes: usize,
 }
 
@@ -152,13 +154,7 @@ impl Background {
             }
         };
         let bytes = game.approx_bytes();
-        self.budget.take(bytes);
-        let held = Held {
-            game,
-            bytes,
-            budget: Arc::clone(&self.budget),
-        };
-        self.pending.push((file, held));
+        self.pending.push((file, game, bytes));
         self.pending_bytes += bytes;
         if self.pending.len() >= GAMES_PER_SEND || self.pending_bytes >= HELD_BYTES / 4 {
             self.send()?;
@@ -171,11 +167,23 @@ impl Background {
         if self.pending.is_empty() {
             return Ok(());
         }
-        self.pending_bytes = 0;
-        let games: Games = Arc::new(std::mem::replace(
-            &mut self.pending,
-            Vec::with_capacity(GAMES_PER_SEND),
-        ));
+        self.budget.take(std::mem::take(&mut self.pending_bytes));
+        let games: Games = Arc::new(
+            self.pending
+                .drain(..)
+                .map(|(file, game, bytes)| {
+                    let budget = Arc::clone(&self.budget);
+                    (
+                        file,
+                        Held {
+                            game,
+                            bytes,
+                            budget,
+                        },
+                    )
+                })
+                .collect(),
+        );
         for lane in &mut self.lanes {
             let Some(queue) = &lane.queue else { continue };
             if queue.send(Message::Games(Arc::clone(&games))).is_err() {
@@ -293,6 +301,51 @@ mod tests {
         for seen in &logs {
             assert_eq!(*seen.lock().unwrap(), expected);
         }
+    }
+
+    /// Games of 10,000 findings (about 2.5 MB of report each) among small
+    /// ones, to reporters that take their time: the budget makes the sender
+    /// wait, and every game gets through (a guard turns a wait that never
+    /// ends into a failure).
+    #[test]
+    fn large_reports_wait_for_room_and_get_through() {
+        let large = format!("(;SZ[19];B[aa]{})", ";W[aa];B[aa]".repeat(6_000));
+        let text = format!("{large}(;SZ[9];B[ee])").repeat(20);
+        let report = audit_bytes(
+            "large.sgf",
+            text.as_bytes(),
+            &AuditOptions::default(),
+            &mut Replayer::new(),
+        );
+        assert!(report.games[0].approx_bytes() > HELD_BYTES / 8);
+        let (done, ended) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let seen = Arc::new(Mutex::new(Vec::new()));
+            struct Slow(Arc<Mutex<Vec<String>>>);
+            impl Reporter for Slow {
+                fn game(&mut self, _: &FileInfo, game: &GameReport) -> io::Result<()> {
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                    self.0.lock().unwrap().push(game.index.to_string());
+                    Ok(())
+                }
+                fn finish(&mut self, _: &Summary) -> io::Result<()> {
+                    Ok(())
+                }
+            }
+            let reporters: Vec<Box<dyn Reporter + Send>> = vec![
+                Box::new(Slow(Arc::clone(&seen))),
+                Box::new(Slow(Arc::default())),
+            ];
+            let mut background = Background::start(reporters).unwrap();
+            for game in report.games {
+                background.game(&report.file, game).unwrap();
+            }
+            background.finish(&Summary::default()).unwrap();
+            let n = seen.lock().unwrap().len();
+            let _ = done.send(n);
+        });
+        let written = ended.recv_timeout(std::time::Duration::from_secs(120));
+        assert_eq!(written, Ok(40), "every game written, in time");
     }
 
     #[test]
