@@ -21,6 +21,11 @@ use sgfaudit::report::arrow::{
 };
 use sgfaudit::report::Summary;
 
+/// The module's own allocations (the audit's, not Python's objects) go to
+/// mimalloc, as in the CLI: the workers allocate per node and per game.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Rows per record batch of the streams.
 const BATCH_ROWS: usize = 8192;
 
