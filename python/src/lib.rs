@@ -6,6 +6,7 @@
 //! set by `sgfaudit::options::RunOptions::set`, the CLI's names and messages.
 
 use std::io;
+use std::sync::{Arc, Mutex};
 
 use arrow_array::RecordBatch;
 use arrow_ipc::writer::StreamWriter;
@@ -13,13 +14,13 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use sgfaudit::audit::{FileInfo, GameReport};
 use sgfaudit::input::{self, Item, Walk};
 use sgfaudit::options::RunOptions;
 use sgfaudit::pipeline::{self, Output};
-use sgfaudit::report::arrow::{
-    divergences_schema, findings_schema, games_schema, BatchBuilder, Tables,
-};
-use sgfaudit::report::Summary;
+use sgfaudit::report::arrow::{divergences_schema, findings_schema, games_schema, Tables};
+use sgfaudit::report::background::Background;
+use sgfaudit::report::{Reporter, Summary};
 
 /// The module's own allocations (the audit's, not Python's objects) go to
 /// mimalloc, as in the CLI: the workers allocate per node and per game.
@@ -45,45 +46,86 @@ struct Streams {
     summary: Summary,
 }
 
-fn run(items: impl Iterator<Item = Item> + Send, o: &RunOptions) -> io::Result<Streams> {
-    let mut games = StreamWriter::try_new(Vec::new(), &games_schema()).map_err(io::Error::other)?;
-    let mut findings =
-        StreamWriter::try_new(Vec::new(), &findings_schema()).map_err(io::Error::other)?;
-    let mut divergences =
-        StreamWriter::try_new(Vec::new(), &divergences_schema()).map_err(io::Error::other)?;
-    let mut tables = Tables::default();
-    let mut summary = Summary::default();
-    let write = |rows: &mut BatchBuilder, w: &mut StreamWriter<Vec<u8>>, at: usize| {
-        if rows.rows() >= at.max(1) {
-            let batch: RecordBatch = rows.finish().map_err(io::Error::other)?;
-            w.write(&batch).map_err(io::Error::other)?;
+/// The games, findings and divergences tables as Arrow IPC streams in
+/// memory: a reporter, so that they are built on a thread of their own
+/// while the pipeline hands games on (`sgfaudit::report::background`);
+/// their bytes are left in `done` when the run finishes.
+struct TableStreams {
+    tables: Tables,
+    writers: [StreamWriter<Vec<u8>>; 3],
+    done: Arc<Mutex<Option<[Vec<u8>; 3]>>>,
+}
+
+impl TableStreams {
+    fn new(done: Arc<Mutex<Option<[Vec<u8>; 3]>>>) -> io::Result<TableStreams> {
+        let other = io::Error::other;
+        Ok(TableStreams {
+            tables: Tables::default(),
+            writers: [
+                StreamWriter::try_new(Vec::new(), &games_schema()).map_err(other)?,
+                StreamWriter::try_new(Vec::new(), &findings_schema()).map_err(other)?,
+                StreamWriter::try_new(Vec::new(), &divergences_schema()).map_err(other)?,
+            ],
+            done,
+        })
+    }
+
+    /// Writes each table's rows as a record batch once it holds `at`.
+    fn write(&mut self, at: usize) -> io::Result<()> {
+        let t = &mut self.tables;
+        let tables = [&mut t.games, &mut t.findings, &mut t.divergences];
+        for (rows, writer) in tables.into_iter().zip(&mut self.writers) {
+            if rows.rows() >= at.max(1) {
+                let batch: RecordBatch = rows.finish().map_err(io::Error::other)?;
+                writer.write(&batch).map_err(io::Error::other)?;
+            }
         }
-        Ok::<(), io::Error>(())
-    };
+        Ok(())
+    }
+}
+
+impl Reporter for TableStreams {
+    fn game(&mut self, file: &FileInfo, game: &GameReport) -> io::Result<()> {
+        self.tables.add(file, game);
+        self.write(BATCH_ROWS)
+    }
+
+    fn finish(&mut self, _summary: &Summary) -> io::Result<()> {
+        self.write(1)?;
+        let mut streams: [Vec<u8>; 3] = Default::default();
+        for (writer, bytes) in self.writers.iter_mut().zip(&mut streams) {
+            writer.finish().map_err(io::Error::other)?;
+            *bytes = std::mem::take(writer.get_mut());
+        }
+        *self.done.lock().unwrap_or_else(|e| e.into_inner()) = Some(streams);
+        Ok(())
+    }
+}
+
+fn run(items: impl Iterator<Item = Item> + Send, o: &RunOptions) -> io::Result<Streams> {
+    let done = Arc::new(Mutex::new(None));
+    let streams = TableStreams::new(Arc::clone(&done))?;
+    let mut background = Background::start(vec![Box::new(streams)])?;
+    let mut summary = Summary::default();
     pipeline::run(items, &o.audit, o.jobs, |out| -> io::Result<()> {
         match out {
             Output::Game(file, game) => {
                 let game = o.selection.apply_to(game);
                 summary.add_game(&game);
-                tables.add(file, &game);
-                write(&mut tables.games, &mut games, BATCH_ROWS)?;
-                write(&mut tables.findings, &mut findings, BATCH_ROWS)?;
-                write(&mut tables.divergences, &mut divergences, BATCH_ROWS)?;
+                background.game(file, game)?;
             }
             Output::FileDone(file) => summary.file_done(file),
         }
         Ok(())
     })?;
-    write(&mut tables.games, &mut games, 1)?;
-    write(&mut tables.findings, &mut findings, 1)?;
-    write(&mut tables.divergences, &mut divergences, 1)?;
-    games.finish().map_err(io::Error::other)?;
-    findings.finish().map_err(io::Error::other)?;
-    divergences.finish().map_err(io::Error::other)?;
+    background.finish(&summary)?;
+    let taken = done.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let [games, findings, divergences] =
+        taken.ok_or_else(|| io::Error::other("the tables were not finished"))?;
     Ok(Streams {
-        games: games.into_inner().map_err(io::Error::other)?,
-        findings: findings.into_inner().map_err(io::Error::other)?,
-        divergences: divergences.into_inner().map_err(io::Error::other)?,
+        games,
+        findings,
+        divergences,
         summary,
     })
 }
