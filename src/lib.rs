@@ -30,6 +30,7 @@
 //! assert_eq!(aga.illegal[0].kind.key(), "occupied");
 //! ```
 pub mod audit;
+mod budget;
 pub mod core;
 pub mod dead_stones;
 pub mod duplicates;

@@ -20,7 +20,7 @@ use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
 use std::thread;
 
 use std::collections::{HashMap, HashSet};
@@ -38,6 +38,7 @@ use super::item::{
     inflate_cap, read_capped, read_capped_keeping, Compression, Item, ReadFailed, Source,
     MAX_RATIO, RATIO_FLOOR,
 };
+use crate::budget::Budget;
 use crate::faults::{fault_injected, panic_message};
 
 /// Entries read ahead of the audit.
@@ -46,31 +47,6 @@ const IN_FLIGHT: usize = 16;
 /// than this is unpacked and not yet taken (one entry is always let
 /// through, however large, up to the size limit).
 const IN_FLIGHT_BYTES: u64 = 64 << 20;
-
-/// The bytes unpacked and not yet taken, shared by the reader and the walk.
-#[derive(Default)]
-struct Budget {
-    bytes: Mutex<u64>,
-    taken: Condvar,
-}
-
-impl Budget {
-    /// Waits until `n` more bytes fit (or nothing is in flight), then
-    /// counts them.
-    fn reserve(&self, n: u64) {
-        let mut bytes = self.bytes.lock().unwrap_or_else(|e| e.into_inner());
-        while *bytes > 0 && bytes.saturating_add(n) > IN_FLIGHT_BYTES {
-            bytes = self.taken.wait(bytes).unwrap_or_else(|e| e.into_inner());
-        }
-        *bytes += n;
-    }
-
-    fn release(&self, n: u64) {
-        let mut bytes = self.bytes.lock().unwrap_or_else(|e| e.into_inner());
-        *bytes = bytes.saturating_sub(n);
-        self.taken.notify_all();
-    }
-}
 
 fn bytes_of(handed: &Handed) -> u64 {
     match handed {
@@ -138,7 +114,7 @@ impl Iterator for Entries {
 
     fn next(&mut self) -> Option<Handed> {
         let item = self.rx.recv().ok()?;
-        self.budget.release(bytes_of(&item));
+        self.budget.give_back(bytes_of(&item));
         Some(item)
     }
 }
@@ -147,7 +123,7 @@ impl Drop for Entries {
     fn drop(&mut self) {
         // A reader waiting for room must not wait for ever: with the
         // receiver gone its next send fails and it stops.
-        self.budget.release(u64::MAX);
+        self.budget.give_back(u64::MAX);
     }
 }
 
@@ -195,7 +171,7 @@ fn is_sgf_name(entry: &str) -> bool {
 /// more). The reader stops when the receiver is dropped.
 pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64, threads: usize) -> Entries {
     let (tx, rx) = sync_channel(IN_FLIGHT);
-    let budget = Arc::new(Budget::default());
+    let budget = Arc::new(Budget::new(IN_FLIGHT_BYTES));
     let spawned = thread::Builder::new()
         .name("sgfaudit-archive".into())
         .spawn({
@@ -203,7 +179,7 @@ pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64, threads:
             let report = tx.clone();
             move || {
                 let send = move |handed: Handed| {
-                    budget.reserve(bytes_of(&handed));
+                    budget.take(bytes_of(&handed));
                     tx.send(handed).is_ok()
                 };
                 let mut out = Sender::new(send, max_entry);

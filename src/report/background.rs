@@ -11,51 +11,28 @@
 
 use std::io;
 use std::sync::mpsc::{sync_channel, SyncSender};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use super::{Reporter, Summary};
 use crate::audit::{FileInfo, GameReport};
+use crate::budget::Budget;
 use crate::faults::panic_message;
 
 /// Bytes of game reports sent to the reporters and not yet written by all,
 /// at most (a batch larger than that goes alone).
-pub const HELD_BYTES: usize = 16 << 20;
+pub const HELD_BYTES: u64 = 16 << 20;
 /// Games sent to the reporters together: one wake-up of their threads for
 /// each (a wake-up per game cost more than the writing it moved).
 const GAMES_PER_SEND: usize = 64;
 /// Sends queued for one reporter, at most.
 const QUEUED_SENDS: usize = 64;
 
-/// The bytes of reports on their way, and the condition the sender waits on.
-#[derive(Default)]
-struct Budget {
-    held: Mutex<usize>,
-    freed: Condvar,
-}
-
-impl Budget {
-    /// Waits until `bytes` more may be held (or nothing is), then holds them.
-    fn take(&self, bytes: usize) {
-        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
-        while *held > 0 && *held + bytes > HELD_BYTES {
-            held = self.freed.wait(held).unwrap_or_else(|e| e.into_inner());
-        }
-        *held += bytes;
-    }
-
-    fn give_back(&self, bytes: usize) {
-        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
-        *held = held.saturating_sub(bytes);
-        self.freed.notify_all();
-    }
-}
-
 /// A game on its way: its bytes are given back when the last reporter has
 /// written it.
 struct Held {
     game: GameReport,
-    bytes: usize,
+    bytes: u64,
     budget: Arc<Budget>,
 }
 
@@ -103,8 +80,8 @@ pub struct Background {
     /// Games not sent yet, with their bytes, and those bytes in all: held
     /// to a quarter of [`HELD_BYTES`] (and one game), and counted against
     /// it only once sent, so the sender never waits on games it holds.
-    pending: Vec<(Arc<FileInfo>, GameReport, usize)>,
-    pending_bytes: usize,
+    pending: Vec<(Arc<FileInfo>, GameReport, u64)>,
+    pending_bytes: u64,
 }
 
 impl Background {
@@ -135,7 +112,7 @@ impl Background {
         }
         Ok(Background {
             lanes,
-            budget: Arc::default(),
+            budget: Arc::new(Budget::new(HELD_BYTES)),
             file: None,
             pending: Vec::with_capacity(GAMES_PER_SEND),
             pending_bytes: 0,
@@ -153,7 +130,7 @@ impl Background {
                 f
             }
         };
-        let bytes = game.approx_bytes();
+        let bytes = game.approx_bytes() as u64;
         self.pending.push((file, game, bytes));
         self.pending_bytes += bytes;
         if self.pending.len() >= GAMES_PER_SEND || self.pending_bytes >= HELD_BYTES / 4 {
@@ -317,7 +294,7 @@ mod tests {
             &AuditOptions::default(),
             &mut Replayer::new(),
         );
-        assert!(report.games[0].approx_bytes() > HELD_BYTES / 8);
+        assert!(report.games[0].approx_bytes() as u64 > HELD_BYTES / 8);
         let (done, ended) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let seen = Arc::new(Mutex::new(Vec::new()));
