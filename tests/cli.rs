@@ -324,7 +324,8 @@ fn explain_shows_the_ko_retake() {
 
     let (code, _, err) = run(&["explain", "corpus/rules/ko-immediate.sgf", "--move", "11"]);
     assert_eq!(code, 2);
-    assert!(err.contains("no move 11"), "{err}");
+    // The record's ten moves, B[dd] to W[de].
+    assert!(err.contains("no move 11 (it has 10;"), "{err}");
 
     // The game's findings name the move and where it is written: the
     // file's one line, the column of the last `W[de]`.

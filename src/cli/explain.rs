@@ -218,7 +218,10 @@ fn explain_move(
     svg: &Svg,
 ) -> io::Result<bool> {
     let Some((before, after)) = record.around_move(m) else {
-        eprintln!("sgfaudit: the record has no move {m} (moves count from 1)");
+        let n = record.move_count();
+        eprintln!(
+            "sgfaudit: the record has no move {m} (it has {n}; moves count from 1, passes too)"
+        );
         return Ok(false);
     };
     let Some(Event::Move { color, kind }) = after.events.last().copied() else {
