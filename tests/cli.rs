@@ -628,3 +628,65 @@ fn explain_works_on_every_game_of_the_corpus() {
     }
     assert!(explained > 400, "{explained}");
 }
+
+/// SIGTERM (as Ctrl-C) ends a run with exit status 130, a summary that says
+/// so, and every `--out` file complete for the games audited until then: a
+/// games table with a row per game the summary counts, a whole HTML page,
+/// Parquet files with their footer. The input (the bundled real records
+/// named 60 times) takes seconds, and the signal comes after one.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_run_writes_complete_reports_of_what_it_audited() {
+    let out = common::scratch("interrupted");
+    let mut args: Vec<&str> = vec!["check", "-q", "-j1", "--parquet", "--out"];
+    args.push(out.to_str().unwrap());
+    args.extend(std::iter::repeat("corpus/real").take(60));
+    let child = bin()
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let done = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&done.stdout),
+        String::from_utf8_lossy(&done.stderr),
+    );
+    assert_eq!(done.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted; the reports hold what was audited"),
+        "{stderr}"
+    );
+    assert!(stdout.starts_with("interrupted: "), "{stdout}");
+    let games: u64 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("games: "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the summary counts the games");
+    // Fewer than the whole input holds: 60 times the games of corpus/real.
+    let real = root().join("corpus/real");
+    let (_, once) = common::jsonl(&[real.to_str().unwrap()]);
+    assert!(games > 0 && games < 60 * once.len() as u64, "{games}");
+    let table = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    assert_eq!(
+        table.lines().count() as u64,
+        games + 1,
+        "a header and a row per game"
+    );
+    let page = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(page.ends_with("</html>\n"));
+    for name in ["games", "findings", "divergences"] {
+        let bytes = std::fs::read(out.join(format!("{name}.parquet"))).unwrap();
+        assert!(
+            bytes.starts_with(b"PAR1") && bytes.ends_with(b"PAR1"),
+            "{name}"
+        );
+    }
+}
