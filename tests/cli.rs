@@ -690,3 +690,46 @@ fn an_interrupted_run_writes_complete_reports_of_what_it_audited() {
         );
     }
 }
+
+/// A closed standard output (`| head`) is not an error: the run stops
+/// early when nothing else reads it, and goes on to write the `--out` files
+/// whole when they are asked for.
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_output_ends_quietly_and_the_out_files_are_whole() {
+    use std::io::BufRead;
+    let real = root().join("corpus/real");
+    let (_, rows) = common::jsonl(&[real.to_str().unwrap()]);
+    let out = common::scratch("closed-stdout");
+    for with_out in [false, true] {
+        let mut args = vec!["check", "--format", "jsonl", "-q", "-j2"];
+        args.extend(std::iter::repeat("corpus/real").take(if with_out { 1 } else { 40 }));
+        if with_out {
+            args.extend(["--out", out.to_str().unwrap()]);
+        }
+        let mut child = bin()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(first.starts_with("{\"file\":"), "{first}");
+        // The reader is dropped here: standard output is closed.
+        let done = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert!(matches!(done.status.code(), Some(0 | 1)), "{stderr}");
+        assert!(stderr.is_empty(), "{stderr}");
+    }
+    let table = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    assert_eq!(
+        table.lines().count(),
+        rows.len() + 1,
+        "a header and a row per game"
+    );
+    let page = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(page.ends_with("</html>\n"));
+}

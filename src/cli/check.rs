@@ -39,17 +39,11 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let opts = args
         .audit
         .audit_options(args.out.is_some() || args.html.is_some());
-    let (mut stdout_reporter, files) = match reporters(&args) {
-        Ok(r) => r,
+    // Every reporter runs on a thread of its own, fed in input order.
+    let mut reporters = match reporters(&args).map(Background::start) {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => return usage_error(&format!("cannot start the report writers: {e}")),
         Err(code) => return code,
-    };
-    // The reporters that write files run on threads of their own.
-    let mut background = match files {
-        files if files.is_empty() => None,
-        files => match Background::start(files) {
-            Ok(b) => Some(b),
-            Err(e) => return usage_error(&format!("cannot start the report writers: {e}")),
-        },
     };
     let progress = progress_bar(args.quiet);
     let jobs = capped_jobs(args.jobs);
@@ -87,8 +81,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
         });
     // A closed standard output (`| head`) ends the summary or JSONL there, but
-    // the files of --out are still written to the end.
-    let mut stdout_open = true;
+    // the files of --out are still written to the end (`Background`).
     let result = pipeline::run(walk, &opts, jobs, |out| -> io::Result<()> {
         match out {
             Output::Game(file, game) => {
@@ -111,19 +104,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 };
                 let game = here.apply_to(game);
                 summary.add_game(&game);
-                if stdout_open {
-                    match stdout_reporter.game(file, &game) {
-                        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => stdout_open = false,
-                        other => other?,
-                    }
-                }
-                match &mut background {
-                    Some(files) => files.game(file, game)?,
-                    None if !stdout_open => {
-                        return Err(io::Error::from(io::ErrorKind::BrokenPipe));
-                    }
-                    None => {}
-                }
+                reporters.game(file, game)?;
             }
             Output::FileDone(file) => {
                 summary.file_done(file);
@@ -140,17 +121,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
     summary.interrupted = INTERRUPTED.load(Ordering::SeqCst);
     summary.files_left_out = left_out.load(Ordering::Relaxed);
-    let finished = result.and_then(|()| {
-        if stdout_open {
-            match stdout_reporter.finish(&summary) {
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-                other => other?,
-            }
-        }
-        background
-            .take()
-            .map_or(Ok(()), |files| files.finish(&summary))
-    });
+    let finished = result.and_then(|()| reporters.finish(&summary));
     if let Err(e) = finished {
         if e.kind() == io::ErrorKind::BrokenPipe {
             return ExitCode::SUCCESS; // the reader went away: not an error
@@ -202,14 +173,11 @@ fn paths(args: &CheckArgs) -> Result<(Vec<OsString>, Option<FileList>), ExitCode
     Ok((args.paths.clone(), list))
 }
 
-/// The reporter on standard output, and those that write files.
-type Reporters = (Box<dyn Reporter>, Vec<Box<dyn Reporter + Send>>);
-
-/// The reporters the options ask for: one on standard output, and those that
-/// write files: CSV (and Parquet) and HTML into `--out`, HTML to `--html`.
-fn reporters(args: &CheckArgs) -> Result<Reporters, ExitCode> {
-    let stdout = io::BufWriter::new(io::stdout().lock());
-    let on_stdout: Box<dyn Reporter> = match args.format {
+/// The reporters the options ask for: one on standard output, CSV (and
+/// Parquet) and HTML into `--out`, HTML to `--html`.
+fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter + Send>>, ExitCode> {
+    let stdout = io::BufWriter::new(io::stdout());
+    let on_stdout: Box<dyn Reporter + Send> = match args.format {
         Format::Summary => Box::new(TextReporter::new(stdout)),
         Format::Jsonl => Box::new(JsonlReporter::new(stdout)),
         Format::Csv => Box::new(CsvGamesReporter::new(stdout)),
@@ -218,7 +186,7 @@ fn reporters(args: &CheckArgs) -> Result<Reporters, ExitCode> {
         Format::Gitlab => Box::new(GitlabReporter::new(stdout)),
         Format::Junit => Box::new(JunitReporter::new(stdout, args.failing_severity())),
     };
-    let mut reporters: Vec<Box<dyn Reporter + Send>> = Vec::new();
+    let mut reporters = vec![on_stdout];
     if let Some(dir) = &args.out {
         match CsvReporter::create(dir) {
             Ok(r) => reporters.push(Box::new(r)),
@@ -245,7 +213,7 @@ fn reporters(args: &CheckArgs) -> Result<Reporters, ExitCode> {
             }
         }
     }
-    Ok((on_stdout, reporters))
+    Ok(reporters)
 }
 
 #[cfg(feature = "parquet")]
@@ -263,7 +231,7 @@ fn parquet_reporter(_dir: &std::path::Path) -> Result<Box<dyn Reporter + Send>, 
 }
 
 /// GitHub's job summary file (`GITHUB_STEP_SUMMARY`), opened to append.
-fn step_summary() -> Option<Box<dyn Write>> {
+fn step_summary() -> Option<Box<dyn Write + Send>> {
     let path = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty())?;
     match std::fs::OpenOptions::new()
         .create(true)

@@ -1,13 +1,16 @@
-//! Reporters that write files (`--out`, `--html`), each on a thread of its
-//! own. The thread that hands games on in input order then only counts them
-//! and writes standard output; formatting the tables, the Parquet columns and
-//! the HTML diagrams no longer bounds the run on many cores.
+//! A run's reporters, each on a thread of its own. The thread that hands
+//! games on in input order then only counts them; formatting JSON lines, the
+//! tables, the Parquet columns and the HTML diagrams no longer bounds the run
+//! on many cores.
 //!
 //! Every reporter still sees every game in input order, from one sender, so
 //! what it writes is the same as on one thread. A game is shared by the
-//! reporters (one `Arc`), and the games on their way are held to
-//! [`HELD_BYTES`] in all: the sender waits while the reporters are that far
-//! behind, so memory does not grow with the run.
+//! reporters (one `Arc`), sent in batches, and the games on their way are
+//! held to [`HELD_BYTES`] in all: the sender waits while the reporters are
+//! that far behind, so memory does not grow with the run. A reporter that
+//! writes only from the summary (the text summary) is not sent the games; one
+//! whose reader went away (standard output into `| head`) is left out while
+//! the others go on.
 
 use std::io;
 use std::sync::mpsc::{sync_channel, SyncSender};
@@ -54,6 +57,8 @@ enum Message {
 struct Lane {
     queue: Option<SyncSender<Message>>,
     thread: Option<JoinHandle<io::Result<()>>>,
+    /// The reporter writes per game ([`Reporter::takes_games`]).
+    takes_games: bool,
 }
 
 impl Lane {
@@ -89,6 +94,7 @@ impl Background {
     pub fn start(reporters: Vec<Box<dyn Reporter + Send>>) -> io::Result<Background> {
         let mut lanes = Vec::with_capacity(reporters.len());
         for mut reporter in reporters {
+            let takes_games = reporter.takes_games();
             let (queue, messages) = sync_channel::<Message>(QUEUED_SENDS);
             let thread = std::thread::Builder::new()
                 .name("sgfaudit-report".into())
@@ -108,6 +114,7 @@ impl Background {
             lanes.push(Lane {
                 queue: Some(queue),
                 thread: Some(thread),
+                takes_games,
             });
         }
         Ok(Background {
@@ -120,8 +127,17 @@ impl Background {
     }
 
     /// Hands `game` of `file` to every reporter. A reporter that failed
-    /// stops the run: its error is returned here.
+    /// stops the run: its error is returned here. One whose reader went
+    /// away (a closed pipe) is left out, and only when every one is left
+    /// out is that an error (`BrokenPipe`: nobody reads the run).
     pub fn game(&mut self, file: &FileInfo, game: GameReport) -> io::Result<()> {
+        if !self
+            .lanes
+            .iter()
+            .any(|l| l.takes_games && l.queue.is_some())
+        {
+            return Ok(());
+        }
         let file = match &self.file {
             Some(f) if **f == *file => Arc::clone(f),
             _ => {
@@ -161,23 +177,32 @@ impl Background {
                 })
                 .collect(),
         );
-        for lane in &mut self.lanes {
+        for lane in self.lanes.iter_mut().filter(|l| l.takes_games) {
             let Some(queue) = &lane.queue else { continue };
             if queue.send(Message::Games(Arc::clone(&games))).is_err() {
                 // The reporter's thread ended early: only an error ends it.
-                return match lane.join() {
-                    Ok(()) => Err(io::Error::other("a report writer stopped")),
-                    Err(e) => Err(e),
-                };
+                match lane.join() {
+                    // Its reader went away (`| head`): the others go on.
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+                    Ok(()) => return Err(io::Error::other("a report writer stopped")),
+                    Err(e) => return Err(e),
+                }
             }
+        }
+        if self.lanes.iter().all(|lane| lane.queue.is_none()) {
+            // Nobody reads any more: the run may stop.
+            return Err(io::ErrorKind::BrokenPipe.into());
         }
         Ok(())
     }
 
     /// Ends the run: every reporter finishes with `summary`; the first error,
-    /// if any.
+    /// if any (a reader that went away is none).
     pub fn finish(mut self, summary: &Summary) -> io::Result<()> {
-        self.send()?;
+        match self.send() {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+            other => other?,
+        }
         let summary = Arc::new(summary.clone());
         for lane in &mut self.lanes {
             if let Some(queue) = &lane.queue {
@@ -186,9 +211,9 @@ impl Background {
         }
         let mut first = Ok(());
         for lane in &mut self.lanes {
-            let result = lane.join();
-            if first.is_ok() {
-                first = result;
+            match lane.join() {
+                Err(e) if first.is_ok() && e.kind() != io::ErrorKind::BrokenPipe => first = Err(e),
+                _ => {}
             }
         }
         first

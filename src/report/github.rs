@@ -38,13 +38,13 @@ pub struct GithubReporter<W: Write> {
     /// Errors, warnings, notices.
     levels: [Level; 3],
     /// Where to append the Markdown summary (`GITHUB_STEP_SUMMARY`).
-    step_summary: Option<Box<dyn Write>>,
+    step_summary: Option<Box<dyn Write + Send>>,
 }
 
 impl<W: Write> GithubReporter<W> {
     /// Annotations go to `out`; the Markdown summary, when `step_summary` is
     /// given, is appended to it at the end of the run.
-    pub fn new(out: W, step_summary: Option<Box<dyn Write>>) -> Self {
+    pub fn new(out: W, step_summary: Option<Box<dyn Write + Send>>) -> Self {
         GithubReporter {
             out,
             levels: Default::default(),

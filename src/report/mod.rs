@@ -101,6 +101,11 @@ pub fn shown_on_disk(name: &str) -> bool {
 
 /// A sink for audit results, called in input order.
 pub trait Reporter {
+    /// Whether it writes anything per game: one that writes only from the
+    /// summary at the end is not handed the games.
+    fn takes_games(&self) -> bool {
+        true
+    }
     /// One game's results (games come file by file, in input order).
     fn game(&mut self, file: &FileInfo, game: &GameReport) -> io::Result<()>;
     /// The run is over.

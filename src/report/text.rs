@@ -19,6 +19,10 @@ impl<W: Write> TextReporter<W> {
 }
 
 impl<W: Write> Reporter for TextReporter<W> {
+    fn takes_games(&self) -> bool {
+        false
+    }
+
     fn game(&mut self, _file: &FileInfo, _game: &GameReport) -> io::Result<()> {
         Ok(())
     }
