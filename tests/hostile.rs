@@ -317,6 +317,29 @@ fn reads_are_capped_while_reading() {
     assert!(r.peak_kib < 64 * 1024, "{} KiB", r.peak_kib);
 }
 
+/// Standard input held up to the size limit costs about the limit, not
+/// twice it or more: text that is no collection is read whole into one
+/// buffer, and a game tree that never ends is held as a collection's part.
+/// Either way 100 MB against a 64 MiB limit is refused, peaking under 96 MiB
+/// (80 and 84 MB; a buffer that doubled as it grew kept its smaller copies
+/// too: 138 and 208 MB).
+#[test]
+fn standard_input_up_to_the_limit_costs_the_limit_once() {
+    let text = vec![b'a'; 100_000_000];
+    let tree = [&b"(;GM[1]C["[..], &text].concat();
+    for (what, input) in [("text", text.clone()), ("an endless game tree", tree)] {
+        let r = run(&["--max-file-size", "64M", "-"], Some(input));
+        ok_run(&r);
+        assert_eq!(files(&r), ["-"]);
+        assert!(
+            error(&r.rows[0]).starts_with("larger than 67108864 bytes"),
+            "{what}: {}",
+            r.rows[0]
+        );
+        assert!(r.peak_kib < 96 * 1024, "{what}: {} KiB", r.peak_kib);
+    }
+}
+
 #[test]
 fn nothing_is_skipped_in_silence() {
     let d = scratch("silence");

@@ -434,6 +434,27 @@ pub(crate) fn read_capped(
     read_capped_keeping(r, capacity, limit, action).map_err(|failed| failed.why)
 }
 
+/// Makes room in `bytes` for `more` bytes on their way to `most` at most.
+/// Up to 4 MiB the buffer doubles; past that it takes at once the room up
+/// to `most`, address space that becomes memory only as it is filled.
+/// Doubling all the way held each smaller buffer as well while the larger
+/// was filled (the allocator keeps freed blocks a while): twice `most`, or
+/// more, where `most` alone was promised. Where that much address space is
+/// refused, it doubles.
+pub(crate) fn reserve_toward(bytes: &mut Vec<u8>, more: usize, most: usize) {
+    const DOUBLE_UP_TO: usize = 4 << 20;
+    let len = bytes.len();
+    if bytes.capacity() - len >= more {
+        return;
+    }
+    let all = most.saturating_sub(len).max(more);
+    if len >= DOUBLE_UP_TO && bytes.try_reserve_exact(all).is_ok() {
+        return;
+    }
+    let doubled = len.saturating_mul(2).max(len + (64 << 10));
+    bytes.reserve_exact(doubled.min(len + all) - len);
+}
+
 /// A read that failed, with the bytes that came before the error: none
 /// when the input was too large, or when its data were found wrong (they
 /// may not be its own: [`keeps_bytes_before`]).
@@ -451,10 +472,10 @@ pub(crate) fn read_capped_keeping(
     action: Action,
 ) -> Result<Vec<u8>, ReadFailed> {
     // Bytes are read straight into the buffer, zeroed at most 1 MiB ahead
-    // of what has arrived (a size hint may lie). Beyond the room reserved it
-    // doubles, but never beyond the limit (plus the one byte that tells a
-    // larger input): a 1 GiB stream costs the limit, not the next power of
-    // two above it.
+    // of what has arrived (a size hint may lie), so room reserved and not
+    // yet filled is address space, not memory; it grows by
+    // [`reserve_toward`] the limit (plus the one byte that tells a larger
+    // input).
     const AHEAD: usize = 1 << 20;
     let most = usize::try_from(limit.saturating_add(1)).unwrap_or(usize::MAX);
     let first = usize::try_from(capacity.saturating_add(1))
@@ -470,13 +491,8 @@ pub(crate) fn read_capped_keeping(
                     bytes: Vec::new(),
                 });
             }
-            let target = if bytes.capacity() > filled {
-                bytes.capacity().min(filled.saturating_add(AHEAD))
-            } else {
-                let grown = (filled * 2).max(filled + (64 << 10)).min(most);
-                bytes.reserve_exact(grown - filled);
-                grown
-            };
+            reserve_toward(&mut bytes, 1, most);
+            let target = bytes.capacity().min(filled.saturating_add(AHEAD)).min(most);
             bytes.resize(target, 0);
         }
         match r.read(&mut bytes[filled..]) {

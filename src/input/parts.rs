@@ -27,7 +27,7 @@ use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
 use super::error::{keeps_bytes_before, Action, InputError};
-use super::item::{Item, PartOf, Source};
+use super::item::{reserve_toward, Item, PartOf, Source};
 
 /// Files larger than this are read in parts (when UTF-8). A game tree can be
 /// three bytes (`(;)`) and costs 24 while its file or part is held, so a file
@@ -39,6 +39,8 @@ pub const SPLIT_ABOVE: u64 = 4 << 20;
 const STOP_AFTER: u64 = 1 << 30;
 /// A part's size before it is cut at the next game boundary.
 pub const PART_BYTES: u64 = 1 << 20;
+/// The buffer a file or stream is scanned through.
+pub const READ_BUFFER: usize = 1 << 16;
 
 /// Test hook, not an option: `SGFAUDIT_PART_BYTES=N` sets both the size
 /// above which files are split and the part size, so tests can split small
@@ -101,7 +103,7 @@ pub fn cut_short(
         why,
     )));
     let read = std::io::Read::chain(std::io::Cursor::new(bytes), end);
-    let reader = BufReader::with_capacity(1 << 16, read);
+    let reader = BufReader::with_capacity(READ_BUFFER, read);
     Ok(Parts::stream(name, Box::new(reader), part_bytes, max_part))
 }
 
@@ -212,6 +214,9 @@ enum Origin {
         carry: Vec<u8>,
         at: u64,
         overflow: bool,
+        /// The most `carry` holds: a part at the limit and the buffer that
+        /// passes it.
+        most: usize,
     },
 }
 
@@ -220,7 +225,7 @@ impl Parts {
     pub fn new(name: String, path: PathBuf, part_bytes: u64, max_part: u64) -> Parts {
         let reader = File::open(&path)
             .ok()
-            .map(|f| Box::new(BufReader::with_capacity(1 << 16, f)) as Box<dyn BufRead + Send>);
+            .map(|f| Box::new(BufReader::with_capacity(READ_BUFFER, f)) as Box<dyn BufRead + Send>);
         Parts::with(name, Origin::File(path), reader, part_bytes, max_part)
     }
 
@@ -235,6 +240,9 @@ impl Parts {
             carry: Vec::new(),
             at: 0,
             overflow: false,
+            most: usize::try_from(max_part)
+                .unwrap_or(usize::MAX)
+                .saturating_add(READ_BUFFER),
         };
         Parts::with(name, origin, Some(reader), part_bytes, max_part)
     }
@@ -284,6 +292,7 @@ impl Parts {
                 carry,
                 at,
                 overflow,
+                ..
             } => {
                 let taken = usize::try_from(end.saturating_sub(*at)).unwrap_or(usize::MAX);
                 let mut bytes: Vec<u8> = carry.drain(..taken.min(carry.len())).collect();
@@ -308,14 +317,21 @@ impl Parts {
             carry,
             at,
             overflow,
+            most,
         } = origin
         {
+            reserve_toward(carry, bytes.len(), *most);
             carry.extend_from_slice(bytes);
             if *overflow {
                 let end = *at + carry.len() as u64;
                 let from = keep_from.unwrap_or(end).clamp(*at, end);
                 carry.drain(..usize::try_from(from - *at).unwrap_or(usize::MAX));
                 *at = from;
+                // The room taken for the long part is given back, not held
+                // through the rest of the stream.
+                if carry.capacity() > 4 * PART_BYTES as usize {
+                    carry.shrink_to(PART_BYTES as usize);
+                }
             }
         }
     }

@@ -424,7 +424,7 @@ impl Walk {
         };
         let split = parts::splits(len, &head[..head.len().min(1 << 20)], split_above);
         let cut = |rest: Box<dyn io::Read + Send>| {
-            let reader = io::BufReader::with_capacity(1 << 16, rest);
+            let reader = io::BufReader::with_capacity(parts::READ_BUFFER, rest);
             Parts::stream(name.clone(), Box::new(reader), part_bytes, self.max_entry)
         };
         let source = match read {
