@@ -339,3 +339,66 @@ fn the_page_goes_through_links_and_into_pipes() {
     );
     assert!(out.stdout.is_empty(), "nothing audited");
 }
+
+/// A page on standard output (`--html /dev/stdout`) is written through it,
+/// after the summary, and links to the games from where it lands: the
+/// directory of the file standard output was sent to, or, through a pipe,
+/// the current directory. Before, the file was replaced by a new one (what
+/// the shell wrote to it afterwards was lost) and the links, relative to
+/// `/dev`, led nowhere.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_page_on_standard_output_follows_the_summary_and_links_from_where_it_lands() {
+    use std::io::Write;
+    let dir = scratch("html-stdout");
+    let sub = dir.join("kept/here");
+    std::fs::create_dir_all(&sub).unwrap();
+    let game = root().join("corpus/rules/ko-immediate.sgf");
+    let run = |stdout: std::process::Stdio| {
+        Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+            .current_dir(&dir)
+            .args(["check", game.to_str().unwrap(), "-q"])
+            .args(["--html", "/dev/stdout"])
+            .stdout(stdout)
+            .output()
+            .unwrap()
+    };
+    // The summary, then the page, whole; each link leads to the game.
+    let check_output = |text: &str, from: &Path| {
+        let at = text.find("<!DOCTYPE html>").expect("a page");
+        assert!(
+            text[..at].starts_with("files: 1 (0 unreadable)\n"),
+            "{text}"
+        );
+        let page = &text[at..];
+        assert!(page.ends_with("</html>\n"));
+        let links: Vec<String> = page
+            .split("<a href=\"")
+            .skip(1)
+            .map(|l| l.split('"').next().unwrap())
+            .filter(|h| !h.starts_with('#'))
+            .map(percent_decode)
+            .collect();
+        assert!(!links.is_empty());
+        for link in &links {
+            let to = from.join(link).canonicalize().unwrap();
+            assert_eq!(to, game.canonicalize().unwrap(), "{link}");
+        }
+    };
+    let kept = sub.join("report.html");
+    let mut file = std::fs::File::create(&kept).unwrap();
+    // Exit status 1: the record's ko retake is illegal.
+    let to_file = run(file.try_clone().unwrap().into());
+    assert_eq!(to_file.status.code(), Some(1));
+    // The shell writes on into the same file.
+    file.write_all(b"after\n").unwrap();
+    let text = std::fs::read_to_string(&kept).unwrap();
+    check_output(
+        text.strip_suffix("after\n").expect("the file written on"),
+        &sub,
+    );
+
+    let piped = run(std::process::Stdio::piped());
+    assert_eq!(piped.status.code(), Some(1));
+    check_output(&String::from_utf8(piped.stdout).unwrap(), &dir);
+}

@@ -173,8 +173,9 @@ fn paths(args: &CheckArgs) -> Result<(Vec<OsString>, Option<FileList>), ExitCode
     Ok((args.paths.clone(), list))
 }
 
-/// The reporters the options ask for: one on standard output, CSV (and
-/// Parquet) and HTML into `--out`, HTML to `--html`.
+/// The reporters the options ask for: one on standard output (first, so it
+/// finishes before the others: see `Background::finish`), CSV (and Parquet)
+/// and HTML into `--out`, HTML to `--html`.
 fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter + Send>>, ExitCode> {
     let stdout = io::BufWriter::new(io::stdout());
     let on_stdout: Box<dyn Reporter + Send> = match args.format {

@@ -196,24 +196,33 @@ impl Background {
         Ok(())
     }
 
-    /// Ends the run: every reporter finishes with `summary`; the first error,
-    /// if any (a reader that went away is none).
+    /// Ends the run: every reporter finishes with `summary`, the first one
+    /// (the run's report on standard output) alone and before the others,
+    /// so that a page sent there too (`--html /dev/stdout`) always follows
+    /// the summary; the others, each writing a file of its own, finish
+    /// together. The first error, if any (a reader that went away is none).
     pub fn finish(mut self, summary: &Summary) -> io::Result<()> {
         match self.send() {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
             other => other?,
         }
         let summary = Arc::new(summary.clone());
-        for lane in &mut self.lanes {
-            if let Some(queue) = &lane.queue {
-                let _ = queue.send(Message::Finish(Arc::clone(&summary)));
-            }
-        }
         let mut first = Ok(());
-        for lane in &mut self.lanes {
-            match lane.join() {
-                Err(e) if first.is_ok() && e.kind() != io::ErrorKind::BrokenPipe => first = Err(e),
-                _ => {}
+        let split = self.lanes.len().min(1);
+        let (alone, together) = self.lanes.split_at_mut(split);
+        for lanes in [alone, together] {
+            for lane in lanes.iter() {
+                if let Some(queue) = &lane.queue {
+                    let _ = queue.send(Message::Finish(Arc::clone(&summary)));
+                }
+            }
+            for lane in lanes {
+                match lane.join() {
+                    Err(e) if first.is_ok() && e.kind() != io::ErrorKind::BrokenPipe => {
+                        first = Err(e)
+                    }
+                    _ => {}
+                }
             }
         }
         first
@@ -378,5 +387,43 @@ mod tests {
         assert_eq!(error.to_string(), "no space left");
         // The failing reporter wrote the games before its failure, no more.
         assert_eq!(bad.lock().unwrap().len(), 100);
+    }
+
+    /// Two reporters writing into one place (the summary and `--html
+    /// /dev/stdout`): the first reporter finishes before any other does,
+    /// even when it is the slower.
+    #[test]
+    fn the_first_reporter_finishes_before_the_others() {
+        struct Finisher {
+            name: &'static str,
+            log: Arc<Mutex<Vec<&'static str>>>,
+            takes: std::time::Duration,
+        }
+        impl Reporter for Finisher {
+            fn game(&mut self, _: &FileInfo, _: &GameReport) -> io::Result<()> {
+                Ok(())
+            }
+            fn finish(&mut self, _: &Summary) -> io::Result<()> {
+                std::thread::sleep(self.takes);
+                self.log.lock().unwrap().push(self.name);
+                Ok(())
+            }
+        }
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let reporters = [("summary", 100), ("page", 0), ("tables", 0)]
+            .map(|(name, ms)| {
+                Box::new(Finisher {
+                    name,
+                    log: Arc::clone(&log),
+                    takes: std::time::Duration::from_millis(ms),
+                }) as Box<dyn Reporter + Send>
+            })
+            .into_iter()
+            .collect();
+        let background = Background::start(reporters).unwrap();
+        background.finish(&Summary::default()).unwrap();
+        let log = log.lock().unwrap();
+        assert_eq!(log.len(), 3);
+        assert_eq!(log[0], "summary", "{log:?}");
     }
 }

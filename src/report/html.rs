@@ -63,9 +63,37 @@ enum Target {
     /// no reader sees half a page (through a symbolic link, the file it
     /// names: the link stays).
     File { path: PathBuf, partial: PathBuf },
-    /// What is not a file (`/dev/stdout`, a named pipe): written into as it
+    /// What is not a file (a named pipe, a terminal): written into as it
     /// is, never replaced.
     Stream(PathBuf),
+    /// The process's own standard output or error, named `/dev/stdout`,
+    /// `/dev/fd/1` or `/proc/self/fd/1` (2 for the error): written through
+    /// it, after what the run wrote there, whatever it leads to. Opened
+    /// again by name, a file behind it would be written from its start
+    /// (over the summary) or replaced (under a shell that still writes to
+    /// it).
+    Standard(StandardStream),
+}
+
+#[derive(Clone, Copy)]
+enum StandardStream {
+    Output,
+    Error,
+}
+
+impl StandardStream {
+    /// The standard stream `path` names, if it names one.
+    fn named(path: &Path) -> Option<StandardStream> {
+        let path = std::path::absolute(path).ok()?;
+        let is = |names: [&str; 3]| names.iter().any(|n| path == Path::new(n));
+        if is(["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]) {
+            Some(StandardStream::Output)
+        } else if is(["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"]) {
+            Some(StandardStream::Error)
+        } else {
+            None
+        }
+    }
 }
 
 /// The HTML report, written at the end of the run.
@@ -90,15 +118,10 @@ pub struct HtmlReporter {
 impl HtmlReporter {
     /// A reporter that will write `path` (its directory must exist).
     pub fn create(path: &Path) -> io::Result<HtmlReporter> {
-        let dir = path.parent().unwrap_or(Path::new(""));
-        let base = std::path::absolute(if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        })?;
-        let target = match fs::metadata(path) {
-            Ok(m) if m.is_dir() => return Err(io::Error::other("it is a directory")),
-            Ok(m) if !m.is_file() => Target::Stream(path.to_path_buf()),
+        let target = match (StandardStream::named(path), fs::metadata(path)) {
+            (Some(stream), _) => Target::Standard(stream),
+            (_, Ok(m)) if m.is_dir() => return Err(io::Error::other("it is a directory")),
+            (_, Ok(m)) if !m.is_file() => Target::Stream(path.to_path_buf()),
             // A new file, or one to replace (the file a link names).
             _ => {
                 let path = through_links(path);
@@ -113,6 +136,7 @@ impl HtmlReporter {
                 Target::File { path, partial }
             }
         };
+        let base = link_base(path)?;
         Ok(HtmlReporter {
             target,
             base,
@@ -232,6 +256,16 @@ impl Reporter for HtmlReporter {
                 fs::write(partial, page)?;
                 fs::rename(partial, path)
             }
+            Target::Standard(StandardStream::Output) => {
+                use std::io::Write;
+                let mut out = io::stdout().lock();
+                out.write_all(page.as_bytes())?;
+                out.flush()
+            }
+            Target::Standard(StandardStream::Error) => {
+                use std::io::Write;
+                io::stderr().lock().write_all(page.as_bytes())
+            }
             Target::Stream(path) => {
                 use std::io::Write;
                 fs::OpenOptions::new()
@@ -241,6 +275,29 @@ impl Reporter for HtmlReporter {
             }
         }
     }
+}
+
+/// The directory, absolute, that the page's links are relative to: the one
+/// it is named in, as it will be opened by that name (through a link to it,
+/// the link's), except for a name in `/dev` or `/proc` (`/dev/stdout`,
+/// `/dev/fd/N`), where no page is opened from: then the directory of the
+/// file it leads to (standard output sent to a file), or the current
+/// directory for a pipe or a terminal, where a page passed on is most
+/// likely kept.
+fn link_base(named: &Path) -> io::Result<PathBuf> {
+    let absolute = std::path::absolute(named)?;
+    let dir = if absolute.starts_with("/dev") || absolute.starts_with("/proc") {
+        fs::canonicalize(named)
+            .ok()
+            .filter(|file| file.is_file())
+            .and_then(|file| file.parent().map(Path::to_path_buf))
+    } else {
+        named.parent().map(Path::to_path_buf)
+    };
+    std::path::absolute(match &dir {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    })
 }
 
 /// The file `path` names: itself, or the file its symbolic links lead to,
