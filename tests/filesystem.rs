@@ -278,3 +278,46 @@ fn a_nul_separated_file_list_keeps_every_byte_of_its_paths() {
     );
     let _ = fs::remove_dir_all(&d);
 }
+
+/// SARIF's `uri` and the HTML page's links to a file whose name is not
+/// UTF-8 carry its own bytes, percent-encoded (`%FF`), so they lead to it;
+/// they encoded the printed name (`%5CxFF`, a backslash and `xFF`) and the
+/// lossy text (`%EF%BF%BD`, U+FFFD) instead.
+#[test]
+fn links_to_a_name_that_is_not_utf8_carry_its_bytes() {
+    let d = scratch("name-links");
+    // White plays on Black's stone: an error to link to.
+    let game = "(;GM[1]SZ[9];B[ee];W[ee])";
+    fs::write(d.join(std::ffi::OsStr::from_bytes(b"x\xff y.sgf")), game).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .current_dir(&d)
+        .args([
+            "check",
+            ".",
+            "-q",
+            "--format",
+            "sarif",
+            "--html",
+            "page.html",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    for r in results {
+        let uri = &r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+        assert_eq!(uri, "./x%FF%20y.sgf", "{r}");
+    }
+    let page = fs::read_to_string(d.join("page.html")).unwrap();
+    let links: Vec<&str> = page
+        .split("<a href=\"")
+        .skip(1)
+        .map(|l| l.split('"').next().unwrap())
+        .filter(|h| !h.starts_with('#'))
+        .collect();
+    assert!(!links.is_empty());
+    assert!(links.iter().all(|l| *l == "x%FF%20y.sgf"), "{links:?}");
+    let _ = fs::remove_dir_all(&d);
+}

@@ -18,7 +18,7 @@ mod walk;
 pub use error::{Action, InputError};
 pub use file_list::FileList;
 pub use item::{Deflated, Item, PartOf, Source, DEFAULT_MAX_FILE_SIZE};
-pub use names::{display_path, escape_name};
+pub use names::{display_path, escape_name, on_disk, path_bytes};
 pub use walk::Walk;
 
 use std::path::{Path, PathBuf};

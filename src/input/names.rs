@@ -1,6 +1,7 @@
 //! Names of inputs as reports print them: bytes that are not UTF-8 written
 //! as `\xHH` escapes, and back.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 /// Bytes of a name as text: as they are when they are UTF-8, else with every
@@ -44,14 +45,30 @@ pub fn display_path(p: &Path) -> String {
     }
 }
 
+/// A path's bytes: its own on Unix, elsewhere its text (lossily).
+pub fn path_bytes(p: &Path) -> Cow<'_, [u8]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Cow::Borrowed(p.as_os_str().as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        match p.to_string_lossy() {
+            Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
+            Cow::Owned(s) => Cow::Owned(s.into_bytes()),
+        }
+    }
+}
+
 /// The path a name as reports print it stands for: the name itself when it
 /// exists, else, on Unix, the name its `\xHH` and `\\` escapes
 /// ([`escape_name`]) stand for, when they are its only backslashes and that
 /// path exists.
-pub(super) fn on_disk(name: &str) -> PathBuf {
+pub fn on_disk(name: &str) -> PathBuf {
     let path = PathBuf::from(name);
     #[cfg(unix)]
-    if !path.exists() && name.contains("\\x") {
+    if name.contains("\\x") && !path.exists() {
         use std::os::unix::ffi::OsStringExt;
         if let Some(bytes) = unescape_name(name) {
             let unescaped = PathBuf::from(std::ffi::OsString::from_vec(bytes));

@@ -18,7 +18,7 @@ use std::path::{Component, Path, PathBuf};
 
 use super::chart::{self, Bar, Scale};
 use super::diagram::{self, escape, Mark};
-use super::{file_on_disk, Reporter, Summary};
+use super::{file_on_disk, percent_encode_path, Reporter, Summary};
 use crate::audit::{FileInfo, GameReport, Status};
 use crate::core::board::Snapshot;
 use crate::core::findings::Severity;
@@ -695,36 +695,18 @@ fn href(base: &Path, name: &str) -> Option<String> {
     if file == "-" {
         return None;
     }
-    let target = std::path::absolute(file).ok()?;
+    let target = std::path::absolute(crate::input::on_disk(file)).ok()?;
     let from: Vec<Component> = base.components().collect();
     let to: Vec<Component> = target.components().collect();
     let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
-    let mut parts: Vec<String> = vec!["..".to_string(); from.len() - common];
-    parts.extend(
-        to[common..]
-            .iter()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
-    );
-    Some(
-        parts
-            .iter()
-            .map(|p| percent_encode(p))
-            .collect::<Vec<_>>()
-            .join("/"),
-    )
-}
-
-/// A path segment safe in a URL and an attribute.
-fn percent_encode(segment: &str) -> String {
-    let mut out = String::new();
-    for b in segment.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-            out.push(b as char);
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
+    let mut parts: Vec<&Path> = vec![Path::new(".."); from.len() - common];
+    parts.extend(to[common..].iter().map(|c| Path::new(c.as_os_str())));
+    let bytes: Vec<u8> = parts
+        .iter()
+        .map(|p| crate::input::path_bytes(p))
+        .collect::<Vec<_>>()
+        .join(&b'/');
+    Some(percent_encode_path(&bytes))
 }
 
 /// A file name as one word of a POSIX shell.

@@ -82,6 +82,22 @@ pub fn file_on_disk(name: &str) -> &str {
         .unwrap_or(name)
 }
 
+/// A path's bytes percent-encoded as RFC 3986 asks of a URI reference
+/// (unreserved characters and `/` kept, so a path stays a path): bytes that
+/// are not UTF-8 are encoded as they are.
+pub fn percent_encode_path(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
 /// Where a finding stands in the file on disk, for the formats that point
 /// into a file (line and column): none for an archive entry or a compressed
 /// game file, whose places are in a text the file on disk does not show.

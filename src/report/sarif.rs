@@ -111,20 +111,13 @@ fn level(s: Severity) -> &'static str {
     }
 }
 
-/// A relative reference to the file, percent-encoded as RFC 3986 asks
-/// (`/` kept, so a path stays a path). An archive entry points at its
-/// archive; the entry is named in the result's properties.
+/// A relative reference to the file, percent-encoded. An archive entry
+/// points at its archive; the entry is named in the result's properties. A
+/// name that is not UTF-8 (printed with `\xHH` escapes) is encoded from its
+/// own bytes.
 fn uri(path: &str) -> String {
-    let file = super::file_on_disk(path);
-    let mut out = String::with_capacity(file.len());
-    for &b in file.as_bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    let file = crate::input::on_disk(super::file_on_disk(path));
+    super::percent_encode_path(&crate::input::path_bytes(&file))
 }
 
 pub struct SarifReporter<W: Write> {
