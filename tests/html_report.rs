@@ -191,18 +191,23 @@ fn the_corpus_report_links_resolve() {
     svgs(&page);
     let sections = page.matches("<section class=\"game\"").count();
     assert!(sections > 0 && sections <= sgfaudit::report::html::MAX_SECTIONS);
-    for link in page.split("<a href=\"").skip(1) {
-        let href = link.split('"').next().unwrap();
-        if href.starts_with('#') {
-            continue;
-        }
-        let decoded = percent_decode(href);
+    for link in file_links(&page) {
         assert!(
-            dir.join(&decoded).exists(),
-            "a link to {href} ({decoded}), which does not exist"
+            dir.join(&link).exists(),
+            "a link to {link}, which does not exist"
         );
     }
     assert!(!Path::new(&dir.join(".report.html.partial")).exists());
+}
+
+/// The page's links to files (not to its own sections), percent-decoded.
+fn file_links(page: &str) -> Vec<String> {
+    page.split("<a href=\"")
+        .skip(1)
+        .map(|l| l.split('"').next().unwrap())
+        .filter(|href| !href.starts_with('#'))
+        .map(percent_decode)
+        .collect()
 }
 
 fn percent_decode(s: &str) -> String {
@@ -292,12 +297,15 @@ fn the_page_goes_through_links_and_into_pipes() {
     let game = root().join("corpus/rules/ko-immediate.sgf");
     let link = dir.join("link.html");
     std::os::unix::fs::symlink("real/report.html", &link).unwrap();
-    check(&[
-        game.to_str().unwrap(),
-        "-q",
-        "--html",
-        link.to_str().unwrap(),
-    ]);
+    let html_to = |target: &Path| {
+        check(&[
+            game.to_str().unwrap(),
+            "-q",
+            "--html",
+            target.to_str().unwrap(),
+        ])
+    };
+    html_to(&link);
     assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
     let page = std::fs::read_to_string(dir.join("real/report.html")).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>") && page.ends_with("</html>\n"));
@@ -316,12 +324,7 @@ fn the_page_goes_through_links_and_into_pipes() {
             text
         })
     };
-    check(&[
-        game.to_str().unwrap(),
-        "-q",
-        "--html",
-        pipe.to_str().unwrap(),
-    ]);
+    html_to(&pipe);
     // Checked first: had the pipe been replaced, its reader would wait on.
     assert!(pipe.metadata().unwrap().file_type().is_fifo());
     assert_eq!(reader.join().unwrap(), page);
@@ -372,13 +375,7 @@ fn a_page_on_standard_output_follows_the_summary_and_links_from_where_it_lands()
         );
         let page = &text[at..];
         assert!(page.ends_with("</html>\n"));
-        let links: Vec<String> = page
-            .split("<a href=\"")
-            .skip(1)
-            .map(|l| l.split('"').next().unwrap())
-            .filter(|h| !h.starts_with('#'))
-            .map(percent_decode)
-            .collect();
+        let links = file_links(page);
         assert!(!links.is_empty());
         for link in &links {
             let to = from.join(link).canonicalize().unwrap();
