@@ -495,3 +495,123 @@ fn a_skipped_entry_is_a_skipped_junit_case_unless_it_fails() {
         assert_eq!(got.tag_name().name(), outcome, "--fail-on {fail_on}");
     }
 }
+
+/// `sgfaudit check -q ARGS` run in `dir`: exit status, standard output and
+/// standard error.
+fn check_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", "-q"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run sgfaudit");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("UTF-8 output"),
+        String::from_utf8(out.stderr).expect("UTF-8 errors"),
+    )
+}
+
+/// `--baseline` takes a GitLab report of an earlier run as the findings
+/// already known: they are left out of every output and of the exit status,
+/// so the run fails only on a new finding (an illegal move written here by
+/// hand), and the summary counts the known findings left out and those no
+/// longer found (the two of a file taken away). A baseline written for
+/// `games` serves a run over `./games`.
+#[test]
+fn a_baseline_fails_a_run_only_on_new_findings() {
+    let dir = scratch("baseline");
+    let games = dir.join("games");
+    std::fs::create_dir(&games).unwrap();
+    for entry in std::fs::read_dir(root().join("corpus/rules")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, games.join(path.file_name().unwrap())).unwrap();
+    }
+    let (code, report, _) = check_in(&dir, &["games", "--format", "gitlab"]);
+    assert_eq!(code, 1, "corpus/rules holds illegal moves");
+    std::fs::write(dir.join("base.json"), &report).unwrap();
+    let issues: Vec<serde_json::Value> = serde_json::from_str(&report).unwrap();
+    let known = issues.len();
+    assert!(known > 10, "{known}");
+
+    let (code, rows, _) = check_in(
+        &dir,
+        &["./games", "--baseline", "base.json", "--format", "jsonl"],
+    );
+    assert_eq!(code, 0);
+    let (_, all, _) = check_in(&dir, &["games", "--format", "jsonl"]);
+    assert_eq!(
+        rows.lines().count(),
+        all.lines().count(),
+        "every game has its row"
+    );
+    for row in rows.lines() {
+        let row: serde_json::Value = serde_json::from_str(row).unwrap();
+        assert_eq!(row["findings"], serde_json::json!([]), "{row}");
+    }
+    let (_, summary, _) = check_in(&dir, &["games", "--baseline", "base.json"]);
+    assert!(summary.contains("findings: 0 error(s), 0 warning(s), 0 info\n"));
+    let line = format!("--baseline: {known} known finding(s) left out; 0 of its {known} no");
+    assert!(summary.contains(&line), "{summary}");
+
+    // White plays on Black's stone: an error the baseline does not hold.
+    std::fs::write(
+        games.join("zz-new.sgf"),
+        "(;GM[1]FF[4]SZ[9]RU[Japanese];B[cc];W[cc])",
+    )
+    .unwrap();
+    let gone = "games/suicide-single.sgf";
+    let of_gone = issues
+        .iter()
+        .filter(|i| i["location"]["path"] == gone)
+        .count();
+    assert_eq!(of_gone, 2);
+    std::fs::remove_file(dir.join(gone)).unwrap();
+    let args = ["games", "--baseline", "base.json", "--format", "jsonl"];
+    let (code, rows, _) = check_in(&dir, &args);
+    assert_eq!(code, 1);
+    let new: Vec<(String, serde_json::Value)> = rows
+        .lines()
+        .map(|r| serde_json::from_str::<serde_json::Value>(r).unwrap())
+        .flat_map(|r| {
+            let file = r["file"].as_str().unwrap().to_string();
+            let findings = r["findings"].as_array().unwrap().clone();
+            findings.into_iter().map(move |f| (file.clone(), f))
+        })
+        .collect();
+    assert!(
+        new.iter().all(|(file, _)| file == "games/zz-new.sgf"),
+        "{new:?}"
+    );
+    assert!(
+        new.iter()
+            .any(|(_, f)| f["code"] == "R401" && f["move"] == 2 && f["severity"] == "error"),
+        "{new:?}"
+    );
+    let (_, summary, _) = check_in(&dir, &["games", "--baseline", "base.json"]);
+    let line = format!(
+        "--baseline: {} known finding(s) left out; {of_gone} of its {known} no longer found",
+        known - of_gone
+    );
+    assert!(summary.contains(&line), "{summary}");
+}
+
+/// A baseline that is not a report stops the run before anything is
+/// written: exit status 2, and the message names the file and the place.
+#[test]
+fn a_baseline_that_is_not_a_report_stops_the_run() {
+    let dir = scratch("baseline-bad");
+    std::fs::write(dir.join("bad.json"), "[{\"fingerprint\": \"not hex\"}]").unwrap();
+    let rules = root().join("corpus/rules");
+    for baseline in ["bad.json", "missing.json"] {
+        let args = [rules.to_str().unwrap(), "--baseline", baseline];
+        let (code, out, err) = check_in(&dir, &args);
+        assert_eq!((code, out.as_str()), (2, ""), "{err}");
+        assert!(err.contains(&format!("the baseline {baseline}: ")), "{err}");
+    }
+    let (_, _, err) = check_in(&dir, &[rules.to_str().unwrap(), "--baseline", "bad.json"]);
+    assert!(
+        err.contains("is not 32 hex digits at line 1 column"),
+        "{err}"
+    );
+}

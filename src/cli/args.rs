@@ -344,6 +344,10 @@ pub struct CheckArgs {
     /// Exit with status 0 whatever was found (usage errors still give 2).
     #[arg(long)]
     pub exit_zero: bool,
+    /// Leave out the findings an earlier run found: FILE is the GitLab Code
+    /// Quality report (--format gitlab) of that run.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
     // What an audit finds and how it scores: shared with `explain`.
     #[command(flatten)]
     pub audit: AuditArgs,

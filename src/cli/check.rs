@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sgfaudit::input::{FileList, Walk};
 use sgfaudit::pipeline::{self, Output};
 use sgfaudit::report::background::Background;
+use sgfaudit::report::baseline::Baseline;
 use sgfaudit::report::csv::{CsvGamesReporter, CsvReporter};
 use sgfaudit::report::github::GithubReporter;
 use sgfaudit::report::gitlab::GitlabReporter;
@@ -35,6 +36,11 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let (paths, list) = match paths(&args) {
         Ok(p) => p,
         Err(code) => return code,
+    };
+    // Read before anything is written: a baseline that cannot be used stops the run.
+    let mut baseline = match args.baseline.as_deref().map(Baseline::read).transpose() {
+        Ok(b) => b,
+        Err(e) => return usage_error(&e.to_string()),
     };
     let opts = args
         .audit
@@ -102,7 +108,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
                     Some((_, s)) => s,
                     None => &selection,
                 };
-                let game = here.apply_to(game);
+                let mut game = here.apply_to(game);
+                if let Some(b) = &mut baseline {
+                    game = b.apply(&file.path, game);
+                }
                 summary.add_game(&game);
                 reporters.game(file, game)?;
             }
@@ -121,6 +130,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
     summary.interrupted = INTERRUPTED.load(Ordering::SeqCst);
     summary.files_left_out = left_out.load(Ordering::Relaxed);
+    summary.baseline = baseline.as_ref().map(Baseline::counts);
     let finished = result.and_then(|()| reporters.finish(&summary));
     if let Err(e) = finished {
         if e.kind() == io::ErrorKind::BrokenPipe {

@@ -156,6 +156,9 @@ pub fn markdown(s: &Summary) -> String {
         count(Severity::Warning),
         count(Severity::Info),
     );
+    if let Some(b) = s.baseline {
+        let _ = writeln!(md, "{}\n", b.sentence());
+    }
     if !s.by_code.is_empty() {
         md.push_str("| code | name | severity | findings | games | what it means |\n| --- | --- | --- | ---: | ---: | --- |\n");
         let mut codes: Vec<_> = s.by_code.iter().collect();

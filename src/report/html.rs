@@ -409,6 +409,9 @@ impl HtmlReporter {
             let _ = writeln!(s, "<div class=\"card {class}\"><b>{n}</b>{label}</div>");
         }
         s.push_str("</div>\n");
+        if let Some(b) = sm.baseline {
+            let _ = writeln!(s, "<p>{}.</p>", escape(&b.sentence()));
+        }
         if !sm.errors_by_kind.is_empty() {
             s.push_str("<p>Games not audited, by cause: ");
             let parts: Vec<String> = sm

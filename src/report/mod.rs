@@ -6,9 +6,11 @@
 #[cfg(feature = "parquet")]
 pub mod arrow;
 pub mod background;
+pub mod baseline;
 pub mod chart;
 pub mod csv;
 pub mod diagram;
+pub mod fingerprint;
 pub mod github;
 pub mod gitlab;
 pub mod html;
@@ -165,6 +167,9 @@ pub struct Summary {
     /// The run was interrupted (Ctrl-C, SIGTERM): the counts cover what was
     /// audited until then.
     pub interrupted: bool,
+    /// With `--baseline`: the findings left out as known, and the known
+    /// ones not found.
+    pub baseline: Option<baseline::BaselineCounts>,
     /// Games scored, and games not scored per reason.
     pub scored: u64,
     pub not_scored: BTreeMap<NotScored, u64>,

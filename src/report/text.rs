@@ -60,6 +60,9 @@ impl<W: Write> Reporter for TextReporter<W> {
             sev(Severity::Warning),
             sev(Severity::Info)
         )?;
+        if let Some(b) = s.baseline {
+            writeln!(o, "  {}", b.sentence())?;
+        }
         writeln!(o)?;
         writeln!(o, "illegal moves per ruleset:")?;
         let kinds = [

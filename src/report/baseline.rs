@@ -1,0 +1,167 @@
+//! `--baseline FILE`: the findings of an earlier run, taken as known.
+//!
+//! FILE is a GitLab Code Quality report as `--format gitlab` writes it: a
+//! JSON array of objects, of which only `fingerprint` is read
+//! ([`super::fingerprint`]). A finding whose fingerprint it holds is left out
+//! of every output and of the exit status, as `--ignore` leaves out a code,
+//! so an archive with known problems fails a run only by new ones. The
+//! array is read one object at a time: memory holds the fingerprints alone.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::Deserialize;
+
+use super::fingerprint::{self, Fingerprint};
+use crate::audit::GameReport;
+
+/// What a run made of its baseline, for the summaries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BaselineCounts {
+    /// The distinct findings the baseline holds.
+    pub known: u64,
+    /// Findings of the run left out as known (a finding found twice, as by
+    /// an input named twice, counts twice).
+    pub left_out: u64,
+    /// The baseline's findings the run did not find.
+    pub not_found: u64,
+}
+
+impl BaselineCounts {
+    /// The summaries' line: what was left out, and what is gone.
+    pub fn sentence(&self) -> String {
+        format!(
+            "--baseline: {} known finding(s) left out; {} of its {} no longer found",
+            self.left_out, self.not_found, self.known
+        )
+    }
+}
+
+/// A baseline that cannot be used: which file, and why.
+#[derive(Debug)]
+pub struct BaselineError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+impl fmt::Display for BaselineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot use the baseline {}: {}",
+            self.path.display(),
+            self.message
+        )
+    }
+}
+
+impl std::error::Error for BaselineError {}
+
+/// The known findings, and those of them the run has met.
+#[derive(Debug, Default)]
+pub struct Baseline {
+    known: HashSet<Fingerprint>,
+    met: HashSet<Fingerprint>,
+    left_out: u64,
+}
+
+impl Baseline {
+    /// Reads the report at `path`.
+    pub fn read(path: &Path) -> Result<Baseline, BaselineError> {
+        let error = |message: String| BaselineError {
+            path: path.to_path_buf(),
+            message,
+        };
+        let file = File::open(path).map_err(|e| error(e.to_string()))?;
+        Baseline::from_reader(BufReader::new(file)).map_err(error)
+    }
+
+    /// Reads a report from `r`; the error says what is wrong and where.
+    pub fn from_reader<R: Read>(r: R) -> Result<Baseline, String> {
+        let mut de = serde_json::Deserializer::from_reader(r);
+        let known = de.deserialize_seq(Known).map_err(|e| describe(&e))?;
+        de.end().map_err(|e| describe(&e))?;
+        Ok(Baseline {
+            known,
+            ..Baseline::default()
+        })
+    }
+
+    /// `game` without the findings the baseline holds (`path` is its
+    /// input's name as reports give it).
+    pub fn apply(&mut self, path: &str, mut game: GameReport) -> GameReport {
+        if self.known.is_empty() || game.findings.is_empty() {
+            return game;
+        }
+        let prints = fingerprint::of_game(path, &game);
+        let mut prints = prints.into_iter();
+        game.findings.retain(|_| {
+            let Some(print) = prints.next() else {
+                return true;
+            };
+            if !self.known.contains(&print) {
+                return true;
+            }
+            self.met.insert(print);
+            self.left_out += 1;
+            false
+        });
+        game
+    }
+
+    pub fn counts(&self) -> BaselineCounts {
+        BaselineCounts {
+            known: self.known.len() as u64,
+            left_out: self.left_out,
+            not_found: (self.known.len() - self.met.len()) as u64,
+        }
+    }
+}
+
+/// serde_json's message, with "line L column C" where it has them.
+fn describe(e: &serde_json::Error) -> String {
+    if e.is_io() {
+        return e.to_string();
+    }
+    format!(
+        "not a report written by --format gitlab ({e}); write one with \
+         `sgfaudit check PATHS --format gitlab > FILE`"
+    )
+}
+
+/// One issue of the report: its fingerprint (the other fields are skipped).
+#[derive(Deserialize)]
+struct Issue {
+    fingerprint: String,
+}
+
+/// The array of issues, read into a set of fingerprints as it goes.
+struct Known;
+
+impl<'de> Visitor<'de> for Known {
+    type Value = HashSet<Fingerprint>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON array of issues, each with a fingerprint")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut known = HashSet::new();
+        let mut n = 0usize;
+        while let Some(issue) = seq.next_element::<Issue>()? {
+            let print = Fingerprint::parse(&issue.fingerprint).ok_or_else(|| {
+                de::Error::custom(format!(
+                    "issue {n}: fingerprint {:?} is not 32 hex digits",
+                    issue.fingerprint
+                ))
+            })?;
+            known.insert(print);
+            n += 1;
+        }
+        Ok(known)
+    }
+}
