@@ -130,10 +130,12 @@ fn sarif(paths: &[&str]) -> (i32, String) {
 
 /// One SARIF result per finding of the JSONL output, in the same order, with
 /// the same code, level and (for syntax findings) line and column; each
-/// result's rule index names its rule.
+/// result's rule index names its rule, and its partial fingerprint is the
+/// fingerprint the GitLab report gives the same finding.
 #[test]
 fn sarif_holds_every_finding_once() {
     let (code, out) = sarif(&["corpus/"]);
+    let (_, issues) = gitlab(&["corpus/"]);
     let (jsonl_code, rows) = jsonl(&[root().join("corpus").to_str().unwrap()]);
     assert_eq!(code, jsonl_code);
     let log: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
@@ -146,8 +148,13 @@ fn sarif_holds_every_finding_once() {
         .flat_map(|r| r["findings"].as_array().unwrap())
         .collect();
     assert_eq!(results.len(), findings.len());
-    for (r, f) in results.iter().zip(&findings) {
+    assert_eq!(results.len(), issues.len());
+    for ((r, f), issue) in results.iter().zip(&findings).zip(&issues) {
         assert_eq!(r["ruleId"], f["code"]);
+        assert_eq!(
+            r["partialFingerprints"]["sgfauditFinding/v1"],
+            issue["fingerprint"]
+        );
         let rule = &rules[r["ruleIndex"].as_u64().unwrap() as usize];
         assert_eq!(rule["id"], f["code"]);
         let level = match f["severity"].as_str().unwrap() {

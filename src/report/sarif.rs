@@ -3,7 +3,8 @@
 //! One run; one result per finding, its rule the finding code (every code is
 //! listed under `tool.driver.rules`, so `ruleIndex` is known before the first
 //! result); the level from the severity (info is `note`); the file as an
-//! artifact location, with the line and column for syntax findings. Results
+//! artifact location, with the line and column for syntax findings; the
+//! finding's fingerprint (as in the GitLab report) as a partial fingerprint. Results
 //! are written as they come, so memory does not grow with the run: the log
 //! is opened on the first game and closed at the end, the tool last (JSON
 //! leaves the order of an object's members free).
@@ -12,6 +13,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use super::fingerprint::Fingerprint;
 use super::{Reporter, Summary};
 use crate::audit::{FileInfo, GameReport};
 use crate::core::findings::{Code, Finding, Severity};
@@ -28,7 +30,16 @@ struct SarifResult<'a> {
     level: &'static str,
     message: Text,
     locations: [Location; 1],
+    partial_fingerprints: Fingerprints,
     properties: Properties<'a>,
+}
+
+/// The finding's name across runs, for a dashboard to tell a new result
+/// from one it has shown before: the fingerprint of the GitLab report.
+#[derive(Serialize)]
+struct Fingerprints {
+    #[serde(rename = "sgfauditFinding/v1")]
+    finding: String,
 }
 
 #[derive(Serialize)]
@@ -148,7 +159,13 @@ impl<W: Write> SarifReporter<W> {
         Ok(())
     }
 
-    fn result(&mut self, file: &FileInfo, game: &GameReport, f: &Finding) -> io::Result<()> {
+    fn result(
+        &mut self,
+        file: &FileInfo,
+        game: &GameReport,
+        f: &Finding,
+        print: Fingerprint,
+    ) -> io::Result<()> {
         let result = SarifResult {
             rule_id: f.code.id(),
             rule_index: Code::ALL.iter().position(|&c| c == f.code).unwrap_or(0),
@@ -168,6 +185,9 @@ impl<W: Write> SarifReporter<W> {
                     }),
                 },
             }],
+            partial_fingerprints: Fingerprints {
+                finding: print.to_string(),
+            },
             properties: Properties {
                 file: &file.path,
                 game: game.index,
@@ -191,8 +211,9 @@ impl<W: Write> SarifReporter<W> {
 impl<W: Write> Reporter for SarifReporter<W> {
     fn game(&mut self, file: &FileInfo, game: &GameReport) -> io::Result<()> {
         self.open()?;
-        for f in &game.findings {
-            self.result(file, game, f)?;
+        let prints = super::fingerprint::of_game(&file.path, game);
+        for (f, print) in game.findings.iter().zip(prints) {
+            self.result(file, game, f, print)?;
         }
         Ok(())
     }
