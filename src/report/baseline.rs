@@ -98,21 +98,19 @@ impl Baseline {
             return game;
         }
         let prints = fingerprint::of_game(path, &game);
-        let mut prints = prints.into_iter();
-        game.findings.retain(|_| {
-            let Some(print) = prints.next() else {
-                return true;
-            };
-            if !self.known.contains(&print) {
-                return true;
+        let findings = std::mem::take(&mut game.findings);
+        for (f, print) in findings.into_iter().zip(prints) {
+            if self.known.contains(&print) {
+                self.met.insert(print);
+                self.left_out += 1;
+            } else {
+                game.findings.push(f);
             }
-            self.met.insert(print);
-            self.left_out += 1;
-            false
-        });
+        }
         game
     }
 
+    /// What the run has made of the baseline so far.
     pub fn counts(&self) -> BaselineCounts {
         BaselineCounts {
             known: self.known.len() as u64,
