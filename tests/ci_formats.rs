@@ -524,7 +524,8 @@ fn check_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
 /// so the run fails only on a new finding (an illegal move written here by
 /// hand), and the summary counts the known findings left out and those no
 /// longer found (the two of a file taken away). A baseline written for
-/// `games` serves a run over `./games`.
+/// `games` serves a run over `./games`; a run that names the directory by
+/// its absolute path meets none of its findings, and says why.
 #[test]
 fn a_baseline_fails_a_run_only_on_new_findings() {
     let dir = scratch("baseline");
@@ -556,8 +557,18 @@ fn a_baseline_fails_a_run_only_on_new_findings() {
         let row: serde_json::Value = serde_json::from_str(row).unwrap();
         assert_eq!(row["findings"], serde_json::json!([]), "{row}");
     }
-    let (_, summary, _) = check_in(&dir, &["games", "--baseline", "base.json"]);
+    let (_, summary, err) = check_in(&dir, &["games", "--baseline", "base.json"]);
     assert!(summary.contains("findings: 0 error(s), 0 warning(s), 0 info\n"));
+    assert_eq!(err, "");
+    // Named otherwise, every finding is another: the run says why.
+    let absolute = games.to_str().unwrap();
+    let (code, _, err) = check_in(&dir, &[absolute, "--baseline", "base.json"]);
+    assert_eq!(code, 1);
+    let why = format!("none of the baseline's {known} findings was found");
+    assert!(
+        err.contains(&why) && err.contains("(such as games/"),
+        "{err}"
+    );
     let line = format!("--baseline: {known} known finding(s) left out; 0 of its {known} no");
     assert!(summary.contains(&line), "{summary}");
 

@@ -131,6 +131,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
     summary.interrupted = INTERRUPTED.load(Ordering::SeqCst);
     summary.files_left_out = left_out.load(Ordering::Relaxed);
     summary.baseline = baseline.as_ref().map(Baseline::counts);
+    let found = summary.by_severity.values().sum();
+    if let Some(why) = baseline.as_ref().and_then(|b| b.none_met(found)) {
+        eprintln!("sgfaudit: {why}");
+    }
     let finished = result.and_then(|()| reporters.finish(&summary));
     if let Err(e) = finished {
         if e.kind() == io::ErrorKind::BrokenPipe {

@@ -67,6 +67,9 @@ pub struct Baseline {
     known: HashSet<Fingerprint>,
     met: HashSet<Fingerprint>,
     left_out: u64,
+    /// The first issue's `location.path`: how the run that wrote the
+    /// baseline named its inputs.
+    named_as: Option<String>,
 }
 
 impl Baseline {
@@ -83,12 +86,33 @@ impl Baseline {
     /// Reads a report from `r`; the error says what is wrong and where.
     pub fn from_reader<R: Read>(r: R) -> Result<Baseline, String> {
         let mut de = serde_json::Deserializer::from_reader(r);
-        let known = de.deserialize_seq(Known).map_err(|e| describe(&e))?;
+        let (known, named_as) = de.deserialize_seq(Known).map_err(|e| describe(&e))?;
         de.end().map_err(|e| describe(&e))?;
         Ok(Baseline {
             known,
+            named_as,
             ..Baseline::default()
         })
+    }
+
+    /// When the run met none of the baseline's findings though it found
+    /// some: most likely its inputs were named otherwise (another directory,
+    /// an absolute path), which renames every finding. What to say.
+    pub fn none_met(&self, found: u64) -> Option<String> {
+        if self.known.is_empty() || !self.met.is_empty() || found == 0 {
+            return None;
+        }
+        let example = self
+            .named_as
+            .as_ref()
+            .map(|p| format!(" (such as {p})"))
+            .unwrap_or_default();
+        Some(format!(
+            "none of the baseline's {} findings was found: a finding is known by its \
+             input's name as the run that wrote the baseline was given it{example}; \
+             give the same paths from the same directory",
+            self.known.len()
+        ))
     }
 
     /// `game` without the findings the baseline holds (`path` is its
@@ -135,13 +159,20 @@ fn describe(e: &serde_json::Error) -> String {
 #[derive(Deserialize)]
 struct Issue {
     fingerprint: String,
+    location: Option<IssueLocation>,
+}
+
+#[derive(Deserialize)]
+struct IssueLocation {
+    path: String,
 }
 
 /// The array of issues, read into a set of fingerprints as it goes.
 struct Known;
 
 impl<'de> Visitor<'de> for Known {
-    type Value = HashSet<Fingerprint>;
+    /// The fingerprints, and the first issue's path.
+    type Value = (HashSet<Fingerprint>, Option<String>);
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON array of issues, each with a fingerprint")
@@ -149,6 +180,7 @@ impl<'de> Visitor<'de> for Known {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut known = HashSet::new();
+        let mut named_as = None;
         let mut n = 0usize;
         while let Some(issue) = seq.next_element::<Issue>()? {
             let print = Fingerprint::parse(&issue.fingerprint).ok_or_else(|| {
@@ -158,8 +190,11 @@ impl<'de> Visitor<'de> for Known {
                 ))
             })?;
             known.insert(print);
+            if named_as.is_none() {
+                named_as = issue.location.map(|l| l.path);
+            }
             n += 1;
         }
-        Ok(known)
+        Ok((known, named_as))
     }
 }
