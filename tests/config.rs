@@ -183,3 +183,37 @@ fn a_bad_configuration_names_file_line_and_key() {
         assert!(err.contains(expected), "{text}: {err}");
     }
 }
+
+/// A baseline set in the configuration serves every run, and
+/// `--no-baseline` sets it aside for the run that writes a new one: its
+/// report holds every finding, the known ones too (the ko retake of each
+/// of the two files, known by the baseline only for `games/ko.sgf`).
+#[test]
+fn no_baseline_sets_aside_the_configuration_s_baseline() {
+    let dir = project("config-baseline", "sgfaudit.toml", "");
+    let (_, report, err) = run_in(&dir, &["check", "games/ko.sgf", "--format", "gitlab"]);
+    assert!(err.is_empty(), "{err}");
+    std::fs::write(dir.join("base.json"), &report).unwrap();
+    let known: Vec<serde_json::Value> = serde_json::from_str(&report).unwrap();
+    assert!(!known.is_empty());
+    std::fs::write(dir.join("sgfaudit.toml"), "baseline = \"base.json\"\n").unwrap();
+
+    let issues = |args: &[&str]| -> Vec<serde_json::Value> {
+        let mut all = vec!["check", "games", "--format", "gitlab", "-q"];
+        all.extend_from_slice(args);
+        let (_, out, err) = run_in(&dir, &all);
+        assert!(err.is_empty(), "{err}");
+        serde_json::from_str(&out).unwrap()
+    };
+    let with = issues(&[]);
+    let without = issues(&["--no-baseline"]);
+    assert_eq!(without.len(), 2 * known.len(), "{without:?}");
+    assert_eq!(with.len(), known.len(), "{with:?}");
+    assert!(with
+        .iter()
+        .all(|i| i["location"]["path"] == "games/positions/ko.sgf"));
+
+    let (_, shown, _) = run_in(&dir, &["check", "games", "--no-baseline", "--show-config"]);
+    assert!(setting(&shown, "no-baseline").ends_with("# command line"));
+    assert!(!shown.contains("\nbaseline = "), "{shown}");
+}

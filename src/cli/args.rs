@@ -346,8 +346,11 @@ pub struct CheckArgs {
     pub exit_zero: bool,
     /// Leave out the findings an earlier run found: FILE is the GitLab Code
     /// Quality report (--format gitlab) of that run.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", overrides_with = "no_baseline")]
     pub baseline: Option<PathBuf>,
+    /// Use no baseline, whatever the configuration says (to write a new one).
+    #[arg(long, overrides_with = "baseline")]
+    pub no_baseline: bool,
     // What an audit finds and how it scores: shared with `explain`.
     #[command(flatten)]
     pub audit: AuditArgs,

@@ -354,6 +354,9 @@ pub fn show(config: Option<&Config>, given: &ArgMatches, matches: &ArgMatches) -
             .get_raw(id)
             .map(|v| v.map(|x| x.to_string_lossy().into_owned()).collect())
             .unwrap_or_default();
+        if arg.get_action().takes_values() && values.is_empty() {
+            continue; // not in force (a file's setting a later flag overrode)
+        }
         let from_file = config.and_then(|c| c.settings.iter().find(|s| s.id == id));
         let source = match (given.value_source(id), from_file) {
             (Some(ValueSource::CommandLine), _) => "command line".to_string(),
