@@ -4,10 +4,10 @@
 //! listed under `tool.driver.rules`, so `ruleIndex` is known before the first
 //! result); the level from the severity (info is `note`); the file as an
 //! artifact location, with the line and column for syntax findings; the
-//! finding's fingerprint (as in the GitLab report) as a partial fingerprint. Results
-//! are written as they come, so memory does not grow with the run: the log
-//! is opened on the first game and closed at the end, the tool last (JSON
-//! leaves the order of an object's members free).
+//! finding's fingerprint (as in the GitLab report) as a partial fingerprint.
+//! Results are written as they come, so memory does not grow with the run:
+//! the log is opened on the first game and closed at the end, the tool last
+//! (JSON leaves the order of an object's members free).
 
 use std::io::{self, Write};
 
