@@ -15,7 +15,7 @@ use std::fmt;
 use crate::audit::GameReport;
 
 /// One finding's fingerprint; shown as 32 hex digits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Fingerprint(u128);
 
 impl Fingerprint {
