@@ -206,3 +206,36 @@ impl<'de> Visitor<'de> for Known {
         Ok((known, named_as))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Baseline;
+
+    #[test]
+    fn a_fingerprint_listed_twice_is_known_once() {
+        let a = "0123456789abcdef0123456789abcdef";
+        let b = "fedcba9876543210fedcba9876543210";
+        let report = format!(
+            "[{{\"fingerprint\":\"{a}\",\"location\":{{\"path\":\"x.sgf\"}}}},\n\
+             {{\"fingerprint\":\"{b}\"}},{{\"fingerprint\":\"{}\"}}]",
+            a.to_uppercase()
+        );
+        let base = Baseline::from_reader(report.as_bytes()).unwrap();
+        let counts = base.counts();
+        assert_eq!((counts.known, counts.left_out, counts.not_found), (2, 0, 2));
+        let why = base.none_met(1).unwrap();
+        assert!(
+            why.contains("2 findings") && why.contains("(such as x.sgf)"),
+            "{why}"
+        );
+        assert_eq!(base.none_met(0), None, "a run without findings is no sign");
+    }
+
+    #[test]
+    fn a_report_cut_short_is_refused_with_its_place() {
+        let err = Baseline::from_reader(&b"[{\"fingerprint\":\"0"[..]).unwrap_err();
+        assert!(err.contains("line 1 column"), "{err}");
+        let err = Baseline::from_reader(&b"[]\n[]"[..]).unwrap_err();
+        assert!(err.contains("trailing characters at line 2"), "{err}");
+    }
+}
