@@ -66,7 +66,6 @@ impl std::error::Error for BaselineError {}
 pub struct Baseline {
     known: Vec<Fingerprint>,
     met: Vec<bool>,
-    met_count: usize,
     left_out: u64,
     /// The first issue's `location.path`: how the run that wrote the
     /// baseline named its inputs.
@@ -104,7 +103,7 @@ impl Baseline {
     /// some: most likely its inputs were named otherwise (another directory,
     /// an absolute path), which renames every finding. What to say.
     pub fn none_met(&self, found: u64) -> Option<String> {
-        if self.known.is_empty() || self.met_count > 0 || found == 0 {
+        if self.known.is_empty() || self.met.contains(&true) || found == 0 {
             return None;
         }
         let example = self
@@ -130,10 +129,7 @@ impl Baseline {
         let findings = std::mem::take(&mut game.findings);
         for (f, print) in findings.into_iter().zip(prints) {
             if let Ok(i) = self.known.binary_search(&print) {
-                if !self.met[i] {
-                    self.met[i] = true;
-                    self.met_count += 1;
-                }
+                self.met[i] = true;
                 self.left_out += 1;
             } else {
                 game.findings.push(f);
@@ -147,7 +143,7 @@ impl Baseline {
         BaselineCounts {
             known: self.known.len() as u64,
             left_out: self.left_out,
-            not_found: (self.known.len() - self.met_count) as u64,
+            not_found: self.met.iter().filter(|&&m| !m).count() as u64,
         }
     }
 }
@@ -189,11 +185,11 @@ impl<'de> Visitor<'de> for Known {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut known = Vec::new();
         let mut named_as = None;
-        let mut n = 0usize;
         while let Some(issue) = seq.next_element::<Issue>()? {
             let print = Fingerprint::parse(&issue.fingerprint).ok_or_else(|| {
                 de::Error::custom(format!(
-                    "issue {n}: fingerprint {:?} is not 32 hex digits",
+                    "issue {}: fingerprint {:?} is not 32 hex digits",
+                    known.len(),
                     issue.fingerprint
                 ))
             })?;
@@ -201,7 +197,6 @@ impl<'de> Visitor<'de> for Known {
             if named_as.is_none() {
                 named_as = issue.location.map(|l| l.path);
             }
-            n += 1;
         }
         Ok((known, named_as))
     }

@@ -31,10 +31,10 @@ impl Fingerprint {
 
     /// The fingerprint 32 hex digits (either case) write, as a report shows it.
     pub fn parse(hex: &str) -> Option<Fingerprint> {
-        (hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
-            .then(|| u128::from_str_radix(hex, 16).ok())
-            .flatten()
-            .map(Fingerprint)
+        if hex.len() != 32 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        u128::from_str_radix(hex, 16).ok().map(Fingerprint)
     }
 }
 
