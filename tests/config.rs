@@ -114,6 +114,42 @@ fn overrides_change_the_selection_of_matching_paths() {
     }
 }
 
+/// A list is the flag given once per item, as `-g a -g b` on the command
+/// line: two globs read both folders, and a glob's own comma (`{a,b}`) stays
+/// inside it.
+#[test]
+fn each_item_of_a_list_is_one_flag() {
+    let dir = project(
+        "config-lists",
+        "sgfaudit.toml",
+        "glob = [\"ko.sgf\", \"positions/*.sgf\"]\n",
+    );
+    let ko = root().join("corpus/rules/ko-immediate.sgf");
+    std::fs::create_dir_all(dir.join("games/other")).unwrap();
+    std::fs::copy(&ko, dir.join("games/other/ko.sgf")).unwrap();
+    let files = |dir: &Path| -> Vec<String> {
+        let (code, out, err) = run_in(dir, &["check", "games", "-q", "--format", "jsonl"]);
+        assert_eq!(code, 1, "{err}");
+        let mut files: Vec<String> = out
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["file"].to_string())
+            .collect();
+        files.sort();
+        files
+    };
+    // games/ko.sgf and games/positions/ko.sgf, not games/other/ko.sgf.
+    assert_eq!(
+        files(&dir),
+        ["\"games/ko.sgf\"", "\"games/positions/ko.sgf\""]
+    );
+    std::fs::write(
+        dir.join("sgfaudit.toml"),
+        "glob = [\"{ko.sgf,other/*.sgf}\"]\n",
+    )
+    .unwrap();
+    assert_eq!(files(&dir), ["\"games/ko.sgf\"", "\"games/other/ko.sgf\""]);
+}
+
 /// `explain` reads the configuration `check` reads, for the settings that
 /// decide what an audit finds (the others, such as `format` and `jobs`, are
 /// `check`'s alone), so it shows a game as `check` judged it. The record:

@@ -113,17 +113,18 @@ fn table_line(text: &str, header: &str) -> usize {
         .map_or(1, |i| i + 1)
 }
 
-fn value_text(v: &toml::Value) -> Option<String> {
-    match v {
+/// A setting's values: one for a string or a number, one per item for a
+/// list of them.
+fn value_texts(v: &toml::Value) -> Option<Vec<String>> {
+    let scalar = |v: &toml::Value| match v {
         toml::Value::String(s) => Some(s.clone()),
         toml::Value::Integer(n) => Some(n.to_string()),
         toml::Value::Float(x) => Some(x.to_string()),
-        toml::Value::Array(items) => items
-            .iter()
-            .map(value_text)
-            .collect::<Option<Vec<_>>>()
-            .map(|v| v.join(",")),
         _ => None,
+    };
+    match v {
+        toml::Value::Array(items) => items.iter().map(scalar).collect(),
+        v => scalar(v).map(|t| vec![t]),
     }
 }
 
@@ -200,8 +201,10 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
             (_, false) => {
                 return Err(err(Some(line), Some(key), "expects true or false".into()));
             }
-            (v, true) => match value_text(v) {
-                Some(t) => vec![long, t],
+            // A list is the flag given once per item, as on the command line
+            // (an item may hold a comma: a glob's `{a,b}`, a file's name).
+            (v, true) => match value_texts(v) {
+                Some(items) => items.into_iter().flat_map(|t| [long.clone(), t]).collect(),
                 None => {
                     return Err(err(
                         Some(line),
