@@ -633,3 +633,99 @@ fn a_baseline_that_is_not_a_report_stops_the_run() {
         "{err}"
     );
 }
+
+/// `--report FORMAT=FILE` writes, in the same run, each format as `--format`
+/// prints it on its own: one run gives GitHub's annotations on standard
+/// output and the SARIF, GitLab, JUnit, JSONL, CSV and summary reports in
+/// files (on more than one worker, whose order must not show). No partial
+/// file is left beside them.
+#[test]
+fn reports_into_files_are_what_each_format_prints() {
+    let dir = scratch("report-files");
+    let corpus = root().join("corpus");
+    let corpus = corpus.to_str().unwrap();
+    let formats = [
+        ("sarif", "a.sarif"),
+        ("gitlab", "b.json"),
+        ("junit", "c.xml"),
+        ("jsonl", "d.jsonl"),
+        ("csv", "e.csv"),
+        ("summary", "f.txt"),
+    ];
+    let mut args = vec![corpus, "--format", "github", "-j", "3"];
+    let specs: Vec<String> = formats.iter().map(|(f, p)| format!("{f}={p}")).collect();
+    for spec in &specs {
+        args.extend(["--report", spec.as_str()]);
+    }
+    let (code, annotations, err) = check_in(&dir, &args);
+    let (alone_code, alone) = github(&[corpus], None);
+    assert_eq!((code, annotations), (alone_code, alone), "{err}");
+    for (format, path) in formats {
+        let (_, printed) = check_as(format, &[corpus, "-j", "1"], &[]);
+        let written = std::fs::read_to_string(dir.join(path)).unwrap();
+        assert!(!written.is_empty(), "{format}");
+        assert!(
+            written == printed,
+            "{format}: {path} differs from --format {format}"
+        );
+    }
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut expected: Vec<&str> = formats.iter().map(|(_, p)| *p).collect();
+    expected.sort();
+    assert_eq!(names, expected);
+}
+
+/// A `--report` that cannot be written stops the run before anything is
+/// written, with exit status 2 and the reason: a format unknown or only
+/// read from standard output, a file named twice, a directory, a standard
+/// stream. An existing report is left as it was, with no partial file.
+#[test]
+fn a_report_that_cannot_be_written_stops_the_run() {
+    let dir = scratch("report-bad");
+    std::fs::write(dir.join("old.sarif"), "kept").unwrap();
+    std::fs::create_dir_all(dir.join("folder")).unwrap();
+    let rules = root().join("corpus/rules");
+    let rules = rules.to_str().unwrap();
+    let cases: [(&[&str], &str); 8] = [
+        (&["--report", "xml=a"], "unknown format 'xml'"),
+        (&["--report", "github=a"], "give --format github"),
+        (&["--report", "html=a"], "give --html FILE"),
+        (&["--report", "sarif"], "expected FORMAT=FILE"),
+        (
+            &[
+                "--report",
+                "sarif=old.sarif",
+                "--report",
+                "gitlab=./old.sarif",
+            ],
+            "old.sarif is named for two reports",
+        ),
+        (&["--report", "junit=folder"], "it is a directory"),
+        (
+            &["--report", "sarif=new.sarif", "--report", "junit=folder"],
+            "it is a directory",
+        ),
+        (&["--report", "jsonl=/dev/stdout"], "a standard stream"),
+    ];
+    for (extra, said) in cases {
+        let mut args = vec![rules];
+        args.extend_from_slice(extra);
+        let (code, out, err) = check_in(&dir, &args);
+        assert_eq!((code, out.as_str()), (2, ""), "{extra:?}: {err}");
+        assert!(err.contains(said), "{extra:?}: {err}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("old.sarif")).unwrap(),
+        "kept"
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["folder", "old.sarif"]);
+}

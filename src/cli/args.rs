@@ -118,7 +118,7 @@ pub enum RulesFormat {
     Json,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// A readable summary of the whole run.
     Summary,
@@ -134,6 +134,44 @@ pub enum Format {
     Gitlab,
     /// JUnit XML, one test case per game (failed at --fail-on), for CI test reports.
     Junit,
+}
+
+/// `--report FORMAT=FILE`: one more format, written into a file.
+#[derive(Clone, Debug)]
+pub struct ReportTo {
+    pub format: Format,
+    pub path: PathBuf,
+}
+
+/// Reads `FORMAT=FILE`. GitHub's annotations are refused: the runner reads
+/// them from standard output only.
+fn report_to(value: &str) -> Result<ReportTo, String> {
+    let (name, path) = value
+        .split_once('=')
+        .ok_or("expected FORMAT=FILE, as in sarif=sgfaudit.sarif")?;
+    if name == "html" {
+        return Err("the HTML report has an option of its own: give --html FILE".into());
+    }
+    let format = Format::from_str(name, false).map_err(|_| {
+        let formats: Vec<String> = Format::value_variants()
+            .iter()
+            .filter(|f| **f != Format::Github)
+            .filter_map(|f| f.to_possible_value().map(|v| v.get_name().to_string()))
+            .collect();
+        format!("unknown format '{name}' (one of {})", formats.join(", "))
+    })?;
+    if format == Format::Github {
+        return Err(
+            "GitHub reads annotations from standard output only: give --format github".into(),
+        );
+    }
+    if path.is_empty() {
+        return Err(format!("no FILE after '{name}='"));
+    }
+    Ok(ReportTo {
+        format,
+        path: PathBuf::from(path),
+    })
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -322,6 +360,10 @@ pub struct CheckArgs {
     /// game with a problem) to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Also write the report of another format into FILE, as --format would
+    /// print it (repeatable: sarif=sgfaudit.sarif, junit=junit.xml, ...).
+    #[arg(long = "report", value_name = "FORMAT=FILE", value_parser = report_to)]
+    pub reports: Vec<ReportTo>,
     /// Only read the files below a directory whose path matches one of these
     /// globs; `!GLOB` leaves paths out (repeatable, as ripgrep's -g).
     #[arg(short = 'g', long = "glob", value_name = "GLOB")]

@@ -3,6 +3,7 @@
 
 use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -13,6 +14,7 @@ use sgfaudit::pipeline::{self, Output};
 use sgfaudit::report::background::Background;
 use sgfaudit::report::baseline::Baseline;
 use sgfaudit::report::csv::{CsvGamesReporter, CsvReporter};
+use sgfaudit::report::destination::ReportFile;
 use sgfaudit::report::github::GithubReporter;
 use sgfaudit::report::gitlab::GitlabReporter;
 use sgfaudit::report::html::HtmlReporter;
@@ -28,6 +30,9 @@ use super::usage_error;
 /// Set by Ctrl-C or SIGTERM: no new input is taken, the run ends with what
 /// it audited.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The HTML report's name in `--out DIR`.
+const OUT_PAGE: &str = "report.html";
 
 /// More worker threads than this many per core only cost memory.
 const THREADS_PER_CORE: usize = 4;
@@ -189,19 +194,11 @@ fn paths(args: &CheckArgs) -> Result<(Vec<OsString>, Option<FileList>), ExitCode
 
 /// The reporters the options ask for: one on standard output (first, so it
 /// finishes before the others: see `Background::finish`), CSV (and Parquet)
-/// and HTML into `--out`, HTML to `--html`.
+/// and HTML into `--out`, HTML to `--html`, and each `--report` into its file.
 fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter + Send>>, ExitCode> {
+    named_once(args)?;
     let stdout = io::BufWriter::new(io::stdout());
-    let on_stdout: Box<dyn Reporter + Send> = match args.format {
-        Format::Summary => Box::new(TextReporter::new(stdout)),
-        Format::Jsonl => Box::new(JsonlReporter::new(stdout)),
-        Format::Csv => Box::new(CsvGamesReporter::new(stdout)),
-        Format::Github => Box::new(GithubReporter::new(stdout, step_summary())),
-        Format::Sarif => Box::new(SarifReporter::new(stdout)),
-        Format::Gitlab => Box::new(GitlabReporter::new(stdout)),
-        Format::Junit => Box::new(JunitReporter::new(stdout, args.failing_severity())),
-    };
-    let mut reporters = vec![on_stdout];
+    let mut reporters = vec![format_reporter(args.format, stdout, args)];
     if let Some(dir) = &args.out {
         match CsvReporter::create(dir) {
             Ok(r) => reporters.push(Box::new(r)),
@@ -217,7 +214,7 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter + Send>>, ExitCode
     let html_paths = args
         .out
         .iter()
-        .map(|dir| dir.join("report.html"))
+        .map(|dir| dir.join(OUT_PAGE))
         .chain(args.html.clone());
     for path in html_paths {
         match HtmlReporter::create(&path) {
@@ -228,7 +225,60 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter + Send>>, ExitCode
             }
         }
     }
+    for to in &args.reports {
+        match ReportFile::create(&to.path, |file| format_reporter(to.format, file, args)) {
+            Ok(r) => reporters.push(Box::new(r)),
+            Err(e) => {
+                let why = format!("cannot write the report {}: {e}", to.path.display());
+                return Err(usage_error(&why));
+            }
+        }
+    }
     Ok(reporters)
+}
+
+/// The reporter of `format`, writing into `out`.
+fn format_reporter<W: Write + Send + 'static>(
+    format: Format,
+    out: W,
+    args: &CheckArgs,
+) -> Box<dyn Reporter + Send> {
+    match format {
+        Format::Summary => Box::new(TextReporter::new(out)),
+        Format::Jsonl => Box::new(JsonlReporter::new(out)),
+        Format::Csv => Box::new(CsvGamesReporter::new(out)),
+        Format::Github => Box::new(GithubReporter::new(out, step_summary())),
+        Format::Sarif => Box::new(SarifReporter::new(out)),
+        Format::Gitlab => Box::new(GitlabReporter::new(out)),
+        Format::Junit => Box::new(JunitReporter::new(out, args.failing_severity())),
+    }
+}
+
+/// Refuses a run that would write two reports into one file: each would be
+/// written beside it and renamed over the other.
+fn named_once(args: &CheckArgs) -> Result<(), ExitCode> {
+    let mut out_files = sgfaudit::report::csv::FILES.to_vec();
+    out_files.push(OUT_PAGE);
+    #[cfg(feature = "parquet")]
+    if args.parquet {
+        out_files.extend(sgfaudit::report::parquet::FILES);
+    }
+    let named: Vec<PathBuf> = args
+        .out
+        .iter()
+        .flat_map(|dir| out_files.iter().map(|f| dir.join(f)))
+        .chain(args.html.clone())
+        .chain(args.reports.iter().map(|to| to.path.clone()))
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for path in &named {
+        let same = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+        if !seen.insert(same) {
+            let why = format!("{} is named for two reports", path.display());
+            return Err(usage_error(&why));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(feature = "parquet")]

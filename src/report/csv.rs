@@ -16,6 +16,8 @@ use crate::audit::{FileInfo, GameReport};
 const GAMES: &str = "games.csv";
 const FINDINGS: &str = "findings.csv";
 const DIVERGENCES: &str = "divergences.csv";
+/// The files it writes into its directory.
+pub const FILES: [&str; 3] = [GAMES, FINDINGS, DIVERGENCES];
 
 pub struct CsvReporter {
     dir: PathBuf,

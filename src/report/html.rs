@@ -17,6 +17,7 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use super::chart::{self, Bar, Scale};
+use super::destination::Destination;
 use super::diagram::{self, escape, Mark};
 use super::{file_on_disk, percent_encode_path, Reporter, Summary};
 use crate::audit::{FileInfo, GameReport, Status};
@@ -57,48 +58,9 @@ a,h3,p{overflow-wrap:anywhere}\
 .charts{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}\
 ";
 
-/// Where the page is written, at the end of the run.
-enum Target {
-    /// A file: written beside it as `.NAME.partial` and renamed over it, so
-    /// no reader sees half a page (through a symbolic link, the file it
-    /// names: the link stays).
-    File { path: PathBuf, partial: PathBuf },
-    /// What is not a file (a named pipe, a terminal): written into as it
-    /// is, never replaced.
-    Stream(PathBuf),
-    /// The process's own standard output or error, named `/dev/stdout`,
-    /// `/dev/fd/1` or `/proc/self/fd/1` (2 for the error): written through
-    /// it, after what the run wrote there, whatever it leads to. Opened
-    /// again by name, a file behind it would be written from its start
-    /// (over the summary) or replaced (under a shell that still writes to
-    /// it).
-    Standard(StandardStream),
-}
-
-#[derive(Clone, Copy)]
-enum StandardStream {
-    Output,
-    Error,
-}
-
-impl StandardStream {
-    /// The standard stream `path` names, if it names one.
-    fn named(path: &Path) -> Option<StandardStream> {
-        let path = std::path::absolute(path).ok()?;
-        let is = |names: [&str; 3]| names.iter().any(|n| path == Path::new(n));
-        if is(["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]) {
-            Some(StandardStream::Output)
-        } else if is(["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"]) {
-            Some(StandardStream::Error)
-        } else {
-            None
-        }
-    }
-}
-
 /// The HTML report, written at the end of the run.
 pub struct HtmlReporter {
-    target: Target,
+    target: Destination,
     /// The report's directory, absolute: links to files are relative to it.
     base: PathBuf,
     /// Games seen so far: each game's ordinal names its section.
@@ -118,24 +80,7 @@ pub struct HtmlReporter {
 impl HtmlReporter {
     /// A reporter that will write `path` (its directory must exist).
     pub fn create(path: &Path) -> io::Result<HtmlReporter> {
-        let target = match (StandardStream::named(path), fs::metadata(path)) {
-            (Some(stream), _) => Target::Standard(stream),
-            (_, Ok(m)) if m.is_dir() => return Err(io::Error::other("it is a directory")),
-            (_, Ok(m)) if !m.is_file() => Target::Stream(path.to_path_buf()),
-            // A new file, or one to replace (the file a link names).
-            _ => {
-                let path = through_links(path);
-                let name = path
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .ok_or_else(|| io::Error::other("the HTML report needs a file name"))?;
-                let partial = path.with_file_name(format!(".{name}.partial"));
-                // Fail now, not after the whole run, when the place is not
-                // writable.
-                fs::write(&partial, b"")?;
-                Target::File { path, partial }
-            }
-        };
+        let target = Destination::named(path)?;
         let base = link_base(path)?;
         Ok(HtmlReporter {
             target,
@@ -250,30 +195,7 @@ impl Reporter for HtmlReporter {
     }
 
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
-        let page = self.page(summary);
-        match &self.target {
-            Target::File { path, partial } => {
-                fs::write(partial, page)?;
-                fs::rename(partial, path)
-            }
-            Target::Standard(StandardStream::Output) => {
-                use std::io::Write;
-                let mut out = io::stdout().lock();
-                out.write_all(page.as_bytes())?;
-                out.flush()
-            }
-            Target::Standard(StandardStream::Error) => {
-                use std::io::Write;
-                io::stderr().lock().write_all(page.as_bytes())
-            }
-            Target::Stream(path) => {
-                use std::io::Write;
-                fs::OpenOptions::new()
-                    .write(true)
-                    .open(path)?
-                    .write_all(page.as_bytes())
-            }
-        }
+        self.target.write_whole(self.page(summary).as_bytes())
     }
 }
 
@@ -298,21 +220,6 @@ fn link_base(named: &Path) -> io::Result<PathBuf> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     })
-}
-
-/// The file `path` names: itself, or the file its symbolic links lead to,
-/// which need not exist yet.
-fn through_links(path: &Path) -> PathBuf {
-    let mut path = path.to_path_buf();
-    // As many links as Linux follows.
-    for _ in 0..40 {
-        match fs::read_link(&path) {
-            // A relative link is read from the link's directory.
-            Ok(next) => path = path.parent().unwrap_or(Path::new("")).join(next),
-            Err(_) => break,
-        }
-    }
-    path
 }
 
 fn severity_colour(s: Severity) -> &'static str {

@@ -9,6 +9,7 @@ pub mod background;
 pub mod baseline;
 pub mod chart;
 pub mod csv;
+pub mod destination;
 pub mod diagram;
 pub mod fingerprint;
 pub mod github;

@@ -21,6 +21,8 @@ use crate::audit::{FileInfo, GameReport};
 const GAMES: &str = "games.parquet";
 const FINDINGS: &str = "findings.parquet";
 const DIVERGENCES: &str = "divergences.parquet";
+/// The files it writes into its directory.
+pub const FILES: [&str; 3] = [GAMES, FINDINGS, DIVERGENCES];
 /// Rows gathered before they are handed to the writer.
 pub const BATCH_ROWS: usize = 8192;
 /// Rows per row group.
