@@ -634,6 +634,16 @@ fn a_baseline_that_is_not_a_report_stops_the_run() {
     );
 }
 
+/// The names in `dir`, sorted.
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 /// `--report FORMAT=FILE` writes, in the same run, each format as `--format`
 /// prints it on its own: one run gives GitHub's annotations on standard
 /// output and the SARIF, GitLab, JUnit, JSONL, CSV and summary reports in
@@ -669,14 +679,9 @@ fn reports_into_files_are_what_each_format_prints() {
             "{format}: {path} differs from --format {format}"
         );
     }
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
     let mut expected: Vec<&str> = formats.iter().map(|(_, p)| *p).collect();
     expected.sort();
-    assert_eq!(names, expected);
+    assert_eq!(names_in(&dir), expected);
 }
 
 /// A `--report` that cannot be written stops the run before anything is
@@ -722,10 +727,5 @@ fn a_report_that_cannot_be_written_stops_the_run() {
         std::fs::read_to_string(dir.join("old.sarif")).unwrap(),
         "kept"
     );
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["folder", "old.sarif"]);
+    assert_eq!(names_in(&dir), ["folder", "old.sarif"]);
 }
