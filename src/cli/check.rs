@@ -92,7 +92,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
         });
     // A closed standard output (`| head`) ends the summary or JSONL there, but
-    // the files of --out are still written to the end (`Background`).
+    // the files of --out, --html and --report are still written to the end
+    // (`Background`).
     let result = pipeline::run(walk, &opts, jobs, |out| -> io::Result<()> {
         match out {
             Output::Game(file, game) => {
