@@ -56,11 +56,11 @@ fn settings_come_from_the_nearest_file_and_flags_win() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(shown.contains("sgfaudit.toml"), "{shown}");
-    assert!(setting(&shown, "dead-stones").contains("= markup"));
+    assert!(setting(&shown, "dead-stones").contains("= \"markup\""));
     assert!(setting(&shown, "dead-stones").ends_with("sgfaudit.toml:2"));
-    assert!(setting(&shown, "komi").contains("= 7 "));
+    assert!(setting(&shown, "komi").contains("= \"7\" "));
     assert!(setting(&shown, "komi").ends_with("# command line"));
-    assert!(setting(&shown, "select").contains("= R4,A5"));
+    assert!(setting(&shown, "select").contains("= [\"R4\", \"A5\"]"));
     assert!(setting(&shown, "score").ends_with("# default"));
     assert!(
         setting(&shown, "glob").ends_with("sgfaudit.toml:5"),
@@ -68,7 +68,10 @@ fn settings_come_from_the_nearest_file_and_flags_win() {
     );
     // --no-config leaves the file out.
     let (_, shown, _) = run_in(&dir, &["check", ".", "--no-config", "--show-config"]);
-    assert!(setting(&shown, "dead-stones").contains("= auto"), "{shown}");
+    assert!(
+        setting(&shown, "dead-stones").contains("= \"auto\""),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -148,6 +151,65 @@ fn each_item_of_a_list_is_one_flag() {
     )
     .unwrap();
     assert_eq!(files(&dir), ["\"games/ko.sgf\"", "\"games/other/ko.sgf\""]);
+}
+
+/// `--show-config` prints TOML a configuration file takes back: saved as
+/// another project's `sgfaudit.toml`, it gives the same settings (a glob
+/// holding a comma stays one item, a name holding a quote stays whole), and
+/// an `[[overrides]]` header followed by a comment is found at its line.
+#[test]
+fn shown_configuration_is_a_configuration() {
+    let dir = project(
+        "config-shown",
+        "sgfaudit.toml",
+        "glob = [\"{ko.sgf,other/*.sgf}\", \"!x\"]\nkomi = 6.5\n\n\
+         [[overrides]]  # test positions\npaths = [\"**/positions/**\"]\nignore = [\"R404\"]\n",
+    );
+    let without_sources = |shown: &str| -> Vec<String> {
+        shown
+            .lines()
+            .filter(|l| !l.starts_with("# configuration:"))
+            .map(|l| {
+                l.split(" # ")
+                    .next()
+                    .unwrap_or_default()
+                    .trim_end()
+                    .to_string()
+            })
+            .collect()
+    };
+    let args = ["check", "games", "--show-config", "--html", "a \"b\".html"];
+    let (code, shown, err) = run_in(&dir, &args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        setting(&shown, "glob").contains(r#"= ["{ko.sgf,other/*.sgf}", "!x"]"#),
+        "{shown}"
+    );
+    assert!(
+        setting(&shown, "html").contains(r#"= "a \"b\".html""#),
+        "{shown}"
+    );
+    assert!(shown.contains("\n[[overrides]]"), "{shown}");
+    assert!(
+        shown.contains("sgfaudit.toml:4\npaths = [\"**/positions/**\"]\nignore = [\"R404\"]\n"),
+        "{shown}"
+    );
+
+    let again = scratch("config-shown-again");
+    std::fs::create_dir_all(&again).unwrap();
+    std::fs::write(again.join("sgfaudit.toml"), &shown).unwrap();
+    let (code, reread, err) = run_in(&again, &["check", "games", "--show-config"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(without_sources(&reread), without_sources(&shown));
+    // Each setting now comes from the file, at its own line.
+    let line = shown
+        .lines()
+        .position(|l| l.starts_with("komi = "))
+        .expect("komi shown");
+    assert!(
+        setting(&reread, "komi").ends_with(&format!("sgfaudit.toml:{}", line + 1)),
+        "{reread}"
+    );
 }
 
 /// `explain` reads the configuration `check` reads, for the settings that

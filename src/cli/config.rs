@@ -16,7 +16,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use clap::parser::ValueSource;
-use clap::{ArgMatches, CommandFactory};
+use clap::{ArgAction, ArgMatches, CommandFactory};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
 use sgfaudit::options::parse_severity_override;
@@ -257,7 +257,10 @@ fn load_overrides(
     let mut headers = text
         .lines()
         .enumerate()
-        .filter(|(_, l)| l.trim().ends_with("overrides]]"))
+        .filter(|(_, l)| {
+            let before_comment = l.split('#').next().unwrap_or_default();
+            before_comment.trim().ends_with("overrides]]")
+        })
         .map(|(i, _)| i + 1);
     for t in tables {
         let line = headers.next().unwrap_or(start);
@@ -338,7 +341,10 @@ pub fn merged_args(
     out
 }
 
-/// `--show-config`: every setting in force and where it comes from.
+/// `--show-config`: every setting in force and where it comes from, as
+/// TOML that `sgfaudit.toml` takes back: values are strings (a repeatable
+/// flag's a list, one item per value), switches `true` or `false`, and the
+/// source is a comment.
 pub fn show(config: Option<&Config>, given: &ArgMatches, matches: &ArgMatches) -> String {
     let mut out = String::new();
     match config {
@@ -355,7 +361,7 @@ pub fn show(config: Option<&Config>, given: &ArgMatches, matches: &ArgMatches) -
         let Some(long) = arg.get_long() else { continue };
         let values: Vec<String> = matches
             .get_raw(id)
-            .map(|v| v.map(|x| x.to_string_lossy().into_owned()).collect())
+            .map(|v| v.map(|x| toml_string(&x.to_string_lossy())).collect())
             .unwrap_or_default();
         if arg.get_action().takes_values() && values.is_empty() {
             continue; // not in force (a file's setting a later flag overrode)
@@ -371,33 +377,65 @@ pub fn show(config: Option<&Config>, given: &ArgMatches, matches: &ArgMatches) -
             (Some(ValueSource::DefaultValue), _) => "default".to_string(),
             _ => continue,
         };
-        let shown = if arg.get_action().takes_values() {
-            values.join(",")
-        } else {
+        let shown = if !arg.get_action().takes_values() {
             matches
                 .get_one::<bool>(id)
                 .copied()
                 .unwrap_or(false)
                 .to_string()
+        } else if matches!(arg.get_action(), ArgAction::Append) {
+            format!("[{}]", values.join(", "))
+        } else {
+            values.into_iter().next_back().unwrap_or_default()
         };
         let setting = format!("{long} = {shown}");
         out.push_str(&format!("{setting:<36} # {source}\n"));
     }
     if let Some(c) = config {
         for o in &c.overrides {
+            let list = |items: &[String]| {
+                let quoted: Vec<String> = items.iter().map(|i| toml_string(i)).collect();
+                format!("[{}]", quoted.join(", "))
+            };
             out.push_str(&format!(
-                "[[overrides]] paths = {:?} select = {:?} ignore = {:?} severity = {:?} # {}:{}\n",
-                o.patterns,
-                o.select,
-                o.ignore,
-                o.severity
+                "\n[[overrides]]                        # {}:{}\npaths = {}\n",
+                c.file.display(),
+                o.line,
+                list(&o.patterns)
+            ));
+            if !o.select.is_empty() {
+                out.push_str(&format!("select = {}\n", list(&o.select)));
+            }
+            if !o.ignore.is_empty() {
+                out.push_str(&format!("ignore = {}\n", list(&o.ignore)));
+            }
+            if !o.severity.is_empty() {
+                let severity: Vec<String> = o
+                    .severity
                     .iter()
                     .map(|s| format!("{}={}", s.prefix, s.severity.as_str()))
-                    .collect::<Vec<_>>(),
-                c.file.display(),
-                o.line
-            ));
+                    .collect();
+                out.push_str(&format!("severity = {}\n", list(&severity)));
+            }
         }
     }
+    out
+}
+
+/// `text` as a TOML basic string.
+fn toml_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
     out
 }
