@@ -644,6 +644,57 @@ fn names_in(dir: &std::path::Path) -> Vec<String> {
     names
 }
 
+/// A run that cannot write one of its reports leaves no partial file of any:
+/// refused before it starts (the third report's directory is missing), the
+/// `--out` tables and the HTML page already begun are removed and the files
+/// they would replace stay as they were; stopped by a write that fails
+/// (`/dev/full`: no space left), the error names the report.
+#[test]
+fn a_run_that_fails_leaves_no_partial_file() {
+    let dir = scratch("report-fails");
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    std::fs::write(dir.join("out/games.csv"), "old table").unwrap();
+    std::fs::write(dir.join("page.html"), "old page").unwrap();
+    let corpus = root().join("corpus");
+    let corpus = corpus.to_str().unwrap();
+    let reports = ["--out", "out", "--parquet", "--html", "page.html"];
+    let mut args = vec![corpus];
+    args.extend(reports);
+    args.extend(["--report", "sarif=missing/x.sarif"]);
+    let (code, out, err) = check_in(&dir, &args);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains("cannot write the report missing/x.sarif"),
+        "{err}"
+    );
+    assert_eq!(names_in(&dir), ["out", "page.html"]);
+    assert_eq!(names_in(&dir.join("out")), ["games.csv"]);
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(
+        (read("out/games.csv"), read("page.html")),
+        ("old table".into(), "old page".into())
+    );
+
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full to fail a write with");
+        return;
+    }
+    let mut args = vec![corpus, "--format", "jsonl"];
+    args.extend(reports);
+    args.extend(["--report", "jsonl=/dev/full"]);
+    let (code, _, err) = check_in(&dir, &args);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot write the report /dev/full: "), "{err}");
+    let partial = |d: &std::path::Path| {
+        names_in(d)
+            .into_iter()
+            .filter(|n| n.ends_with(".partial"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(partial(&dir), Vec::<String>::new());
+    assert_eq!(partial(&dir.join("out")), Vec::<String>::new());
+}
+
 /// `--report FORMAT=FILE` writes, in the same run, each format as `--format`
 /// prints it on its own: one run gives GitHub's annotations on standard
 /// output and the SARIF, GitLab, JUnit, JSONL, CSV and summary reports in

@@ -22,7 +22,7 @@ use sgfaudit::report::jsonl::JsonlReporter;
 use sgfaudit::report::junit::JunitReporter;
 use sgfaudit::report::sarif::SarifReporter;
 use sgfaudit::report::text::TextReporter;
-use sgfaudit::report::{Reporter, Summary};
+use sgfaudit::report::{Labelled, Reporter, Summary};
 
 use super::args::{CheckArgs, Format};
 use super::usage_error;
@@ -146,7 +146,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         if e.kind() == io::ErrorKind::BrokenPipe {
             return ExitCode::SUCCESS; // the reader went away: not an error
         }
-        eprintln!("sgfaudit: cannot write the report: {e}");
+        eprintln!("sgfaudit: cannot write {e}");
         return ExitCode::from(2);
     }
     if summary.interrupted {
@@ -199,10 +199,16 @@ fn paths(args: &CheckArgs) -> Result<(Vec<OsString>, Option<FileList>), ExitCode
 fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter + Send>>, ExitCode> {
     named_once(args)?;
     let stdout = io::BufWriter::new(io::stdout());
-    let mut reporters = vec![format_reporter(args.format, stdout, args)];
+    let mut reporters = vec![labelled(
+        "standard output".into(),
+        format_reporter(args.format, stdout, args),
+    )];
     if let Some(dir) = &args.out {
         match CsvReporter::create(dir) {
-            Ok(r) => reporters.push(Box::new(r)),
+            Ok(r) => reporters.push(labelled(
+                format!("the tables in {}", dir.display()),
+                Box::new(r),
+            )),
             Err(e) => {
                 let why = format!("cannot write reports into {}: {e}", dir.display());
                 return Err(usage_error(&why));
@@ -210,7 +216,10 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter + Send>>, ExitCode
         }
     }
     if let (Some(dir), true) = (&args.out, args.parquet) {
-        reporters.push(parquet_reporter(dir)?);
+        reporters.push(labelled(
+            format!("the Parquet tables in {}", dir.display()),
+            parquet_reporter(dir)?,
+        ));
     }
     let html_paths = args
         .out
@@ -219,7 +228,10 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter + Send>>, ExitCode
         .chain(args.html.clone());
     for path in html_paths {
         match HtmlReporter::create(&path) {
-            Ok(r) => reporters.push(Box::new(r)),
+            Ok(r) => reporters.push(labelled(
+                format!("the HTML report {}", path.display()),
+                Box::new(r),
+            )),
             Err(e) => {
                 let why = format!("cannot write the HTML report {}: {e}", path.display());
                 return Err(usage_error(&why));
@@ -228,7 +240,10 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter + Send>>, ExitCode
     }
     for to in &args.reports {
         match ReportFile::create(&to.path, |file| format_reporter(to.format, file, args)) {
-            Ok(r) => reporters.push(Box::new(r)),
+            Ok(r) => reporters.push(labelled(
+                format!("the report {}", to.path.display()),
+                Box::new(r),
+            )),
             Err(e) => {
                 let why = format!("cannot write the report {}: {e}", to.path.display());
                 return Err(usage_error(&why));
@@ -236,6 +251,11 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter + Send>>, ExitCode
         }
     }
     Ok(reporters)
+}
+
+/// `reporter`, its errors naming what it writes.
+fn labelled(what: String, reporter: Box<dyn Reporter + Send>) -> Box<dyn Reporter + Send> {
+    Box::new(Labelled::new(what, reporter))
 }
 
 /// The reporter of `format`, writing into `out`.

@@ -1,14 +1,16 @@
 //! `--out DIR`: `games.csv`, `findings.csv` and `divergences.csv` (columns in
-//! `docs/OUTPUT.md`). All are written under temporary names and renamed when the run completes, so an
-//! interrupted run never leaves a half-written report that looks complete.
+//! `docs/OUTPUT.md`). Each is written beside itself and renamed when the run
+//! completes, so no reader sees half a table, and a run that fails leaves
+//! the files as they were ([`Partial`]).
 //!
 //! The tables are defined once, in [`super::table`]: a header can never
 //! drift from its rows, nor CSV from Parquet.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use super::destination::Partial;
 use super::table::{divergences, Column, DIVERGENCE_COLUMNS, FINDING_COLUMNS, GAME_COLUMNS};
 use super::{Reporter, Summary};
 use crate::audit::{FileInfo, GameReport};
@@ -20,14 +22,12 @@ const DIVERGENCES: &str = "divergences.csv";
 pub const FILES: [&str; 3] = [GAMES, FINDINGS, DIVERGENCES];
 
 pub struct CsvReporter {
-    dir: PathBuf,
     games: csv::Writer<BufWriter<File>>,
     findings: csv::Writer<BufWriter<File>>,
     divergences: csv::Writer<BufWriter<File>>,
-}
-
-fn partial(dir: &Path, name: &str) -> PathBuf {
-    dir.join(format!(".{name}.partial"))
+    /// The three files, renamed into place when the run completes; after
+    /// the writers, so a run that fails closes them before removing them.
+    partials: Vec<Partial>,
 }
 
 fn csv_err(e: csv::Error) -> io::Error {
@@ -41,10 +41,11 @@ fn header<F>(columns: &[Column<F>]) -> impl Iterator<Item = &'static str> + '_ {
 impl CsvReporter {
     pub fn create(dir: &Path) -> io::Result<CsvReporter> {
         fs::create_dir_all(dir)?;
-        let open = |name: &str| -> io::Result<csv::Writer<BufWriter<File>>> {
-            Ok(csv::Writer::from_writer(BufWriter::new(File::create(
-                partial(dir, name),
-            )?)))
+        let mut partials = Vec::with_capacity(FILES.len());
+        let mut open = |name: &str| -> io::Result<csv::Writer<BufWriter<File>>> {
+            let (partial, file) = Partial::create(&dir.join(name))?;
+            partials.push(partial);
+            Ok(csv::Writer::from_writer(BufWriter::new(file)))
         };
         let mut games = open(GAMES)?;
         let mut findings = open(FINDINGS)?;
@@ -57,10 +58,10 @@ impl CsvReporter {
             .write_record(header(DIVERGENCE_COLUMNS))
             .map_err(csv_err)?;
         Ok(CsvReporter {
-            dir: dir.to_path_buf(),
             games,
             findings,
             divergences,
+            partials,
         })
     }
 }
@@ -88,10 +89,7 @@ impl Reporter for CsvReporter {
         self.games.flush()?;
         self.findings.flush()?;
         self.divergences.flush()?;
-        for name in [GAMES, FINDINGS, DIVERGENCES] {
-            fs::rename(partial(&self.dir, name), self.dir.join(name))?;
-        }
-        Ok(())
+        self.partials.iter_mut().try_for_each(Partial::keep)
     }
 }
 

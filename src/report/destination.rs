@@ -17,7 +17,7 @@ pub enum Destination {
     /// A file: written beside it as `.NAME.partial` and renamed over it, so
     /// no reader sees half a report (through a symbolic link, the file it
     /// names: the link stays).
-    File { path: PathBuf, partial: PathBuf },
+    File(Partial, fs::File),
     /// What is not a file (a named pipe, a terminal): written into as it
     /// is, never replaced.
     Stream(PathBuf),
@@ -61,26 +61,20 @@ impl Destination {
             (_, Ok(m)) if !m.is_file() => Destination::Stream(path.to_path_buf()),
             // A new file, or one to replace (the file a link names).
             _ => {
-                let path = through_links(path);
-                let name = path
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .ok_or_else(|| io::Error::other("a report needs a file name"))?;
-                let partial = path.with_file_name(format!(".{name}.partial"));
-                fs::write(&partial, b"")?;
-                Destination::File { path, partial }
+                let (partial, file) = Partial::create(&through_links(path))?;
+                Destination::File(partial, file)
             }
         })
     }
 
     /// Writes a report made whole at the end of the run (the HTML page):
     /// into a standard stream after what the run wrote there.
-    pub fn write_whole(&self, bytes: &[u8]) -> io::Result<()> {
+    pub fn write_whole(&mut self, bytes: &[u8]) -> io::Result<()> {
         use std::io::Write;
         match self {
-            Destination::File { path, partial } => {
-                fs::write(partial, bytes)?;
-                fs::rename(partial, path)
+            Destination::File(partial, file) => {
+                file.write_all(bytes)?;
+                partial.keep()
             }
             Destination::Standard(StandardStream::Output) => {
                 let mut out = io::stdout().lock();
@@ -102,8 +96,10 @@ impl Destination {
 pub struct ReportFile {
     /// The format's reporter; dropped (closing the file) when it finishes.
     inner: Option<Box<dyn Reporter + Send>>,
-    /// The file to rename into place at the end (`None`: a stream).
-    rename: Option<(PathBuf, PathBuf)>,
+    /// The file to rename into place at the end (`None`: a stream); after
+    /// `inner`, so a report that did not finish is closed before its
+    /// partial file is removed.
+    partial: Option<Partial>,
 }
 
 impl ReportFile {
@@ -114,20 +110,18 @@ impl ReportFile {
     where
         F: FnOnce(io::BufWriter<fs::File>) -> Box<dyn Reporter + Send>,
     {
-        let (file, rename) = match Destination::named(path)? {
+        let (file, partial) = match Destination::named(path)? {
             Destination::Standard(_) => {
                 return Err(io::Error::other(
                     "it names a standard stream (--format chooses what standard output shows)",
                 ))
             }
             Destination::Stream(path) => (fs::OpenOptions::new().write(true).open(path)?, None),
-            Destination::File { path, partial } => {
-                (fs::File::create(&partial)?, Some((partial, path)))
-            }
+            Destination::File(partial, file) => (file, Some(partial)),
         };
         Ok(ReportFile {
             inner: Some(make(io::BufWriter::new(file))),
-            rename,
+            partial,
         })
     }
 }
@@ -148,20 +142,54 @@ impl Reporter for ReportFile {
         if let Some(mut r) = self.inner.take() {
             r.finish(summary)?;
         }
-        match self.rename.take() {
-            Some((partial, path)) => fs::rename(partial, path),
+        match &mut self.partial {
+            Some(partial) => partial.keep(),
             None => Ok(()),
         }
     }
 }
 
-impl Drop for ReportFile {
-    /// A report that did not finish (a run that failed or could not start)
-    /// leaves the file as it was, and no partial file beside it.
+/// A file written beside the one it will replace, as `.NAME.partial`, and
+/// renamed over it by [`Partial::keep`]. Dropped before that (a run that
+/// failed or could not start), it is removed: the file it was to replace
+/// stays as it was, and nothing is left beside it.
+pub struct Partial {
+    partial: PathBuf,
+    path: PathBuf,
+    kept: bool,
+}
+
+impl Partial {
+    /// Creates the partial file of `path` (empty), open for writing.
+    pub fn create(path: &Path) -> io::Result<(Partial, fs::File)> {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .ok_or_else(|| io::Error::other("a report needs a file name"))?;
+        let partial = path.with_file_name(format!(".{name}.partial"));
+        let file = fs::File::create(&partial)?;
+        let partial = Partial {
+            partial,
+            path: path.to_path_buf(),
+            kept: false,
+        };
+        Ok((partial, file))
+    }
+
+    /// Renames the partial file over the file it replaces (once).
+    pub fn keep(&mut self) -> io::Result<()> {
+        if !self.kept {
+            fs::rename(&self.partial, &self.path)?;
+            self.kept = true;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Partial {
     fn drop(&mut self) {
-        if let Some((partial, _)) = self.rename.take() {
-            drop(self.inner.take());
-            let _ = fs::remove_file(partial);
+        if !self.kept {
+            let _ = fs::remove_file(&self.partial);
         }
     }
 }

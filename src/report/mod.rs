@@ -131,6 +131,39 @@ pub trait Reporter {
     fn finish(&mut self, summary: &Summary) -> io::Result<()>;
 }
 
+/// A reporter whose errors name what it writes: "the report x.sarif: No
+/// space left on device" (the error's kind is kept, so a reader that went
+/// away is still told apart).
+pub struct Labelled {
+    what: String,
+    inner: Box<dyn Reporter + Send>,
+}
+
+impl Labelled {
+    /// `inner`, its errors preceded by `what` ("the HTML report FILE").
+    pub fn new(what: String, inner: Box<dyn Reporter + Send>) -> Labelled {
+        Labelled { what, inner }
+    }
+
+    fn label(&self, e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("{}: {e}", self.what))
+    }
+}
+
+impl Reporter for Labelled {
+    fn takes_games(&self) -> bool {
+        self.inner.takes_games()
+    }
+
+    fn game(&mut self, file: &FileInfo, game: &GameReport) -> io::Result<()> {
+        self.inner.game(file, game).map_err(|e| self.label(e))
+    }
+
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        self.inner.finish(summary).map_err(|e| self.label(e))
+    }
+}
+
 /// How many files the "most problems" list keeps.
 pub const TOP_FILES: usize = 10;
 

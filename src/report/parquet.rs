@@ -8,13 +8,14 @@
 
 use std::fs::{self, File};
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
 use super::arrow::{divergences_schema, findings_schema, games_schema, BatchBuilder, Tables};
+use super::destination::Partial;
 use super::{Reporter, Summary};
 use crate::audit::{FileInfo, GameReport};
 
@@ -29,15 +30,13 @@ pub const BATCH_ROWS: usize = 8192;
 pub const ROW_GROUP_ROWS: usize = 65_536;
 
 pub struct ParquetReporter {
-    dir: PathBuf,
     tables: Tables,
     games: ArrowWriter<File>,
     findings: ArrowWriter<File>,
     divergences: ArrowWriter<File>,
-}
-
-fn partial(dir: &Path, name: &str) -> PathBuf {
-    dir.join(format!(".{name}.partial"))
+    /// The three files, renamed into place when the run completes; after
+    /// the writers, so a run that fails closes them before removing them.
+    partials: Vec<Partial>,
 }
 
 fn pq_err(e: impl std::error::Error + Send + Sync + 'static) -> io::Error {
@@ -52,16 +51,21 @@ impl ParquetReporter {
             .set_max_row_group_size(ROW_GROUP_ROWS)
             .set_created_by(format!("sgfaudit {}", env!("CARGO_PKG_VERSION")))
             .build();
-        let open = |name: &str, schema| -> io::Result<ArrowWriter<File>> {
-            let file = File::create(partial(dir, name))?;
+        let mut partials = Vec::with_capacity(FILES.len());
+        let mut open = |name: &str, schema| -> io::Result<ArrowWriter<File>> {
+            let (partial, file) = Partial::create(&dir.join(name))?;
+            partials.push(partial);
             ArrowWriter::try_new(file, schema, Some(props.clone())).map_err(pq_err)
         };
+        let games = open(GAMES, games_schema())?;
+        let findings = open(FINDINGS, findings_schema())?;
+        let divergences = open(DIVERGENCES, divergences_schema())?;
         Ok(ParquetReporter {
-            dir: dir.to_path_buf(),
             tables: Tables::default(),
-            games: open(GAMES, games_schema())?,
-            findings: open(FINDINGS, findings_schema())?,
-            divergences: open(DIVERGENCES, divergences_schema())?,
+            games,
+            findings,
+            divergences,
+            partials,
         })
     }
 }
@@ -93,9 +97,6 @@ impl Reporter for ParquetReporter {
         self.games.finish().map_err(pq_err)?;
         self.findings.finish().map_err(pq_err)?;
         self.divergences.finish().map_err(pq_err)?;
-        for name in [GAMES, FINDINGS, DIVERGENCES] {
-            fs::rename(partial(&self.dir, name), self.dir.join(name))?;
-        }
-        Ok(())
+        self.partials.iter_mut().try_for_each(Partial::keep)
     }
 }
