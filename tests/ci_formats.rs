@@ -644,6 +644,32 @@ fn names_in(dir: &std::path::Path) -> Vec<String> {
     names
 }
 
+/// `--report FORMAT=FILE` takes FILE as any path, as `--html` does: a name
+/// that is not UTF-8 is written as it is given, byte for byte what
+/// `--format` prints.
+#[cfg(unix)]
+#[test]
+fn a_report_file_name_need_not_be_utf8() {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::OsStringExt;
+    let dir = scratch("report-bytes");
+    let rules = root().join("corpus/rules");
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", "-q", "--report"])
+        .arg(OsString::from_vec(b"jsonl=r\xff.jsonl".to_vec()))
+        .arg(&rules)
+        .current_dir(&dir)
+        .output()
+        .expect("run sgfaudit");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let (_, printed, _) = check_in(&dir, &[rules.to_str().unwrap(), "--format", "jsonl"]);
+    let written = std::fs::read(dir.join(OsString::from_vec(b"r\xff.jsonl".to_vec())));
+    assert_eq!(
+        written.expect("the report, by its own name"),
+        printed.into_bytes()
+    );
+}
+
 /// A run that cannot write one of its reports leaves no partial file of any:
 /// refused before it starts (the third report's directory is missing), the
 /// `--out` tables and the HTML page already begun are removed and the files

@@ -1,7 +1,9 @@
 //! The command line's arguments (clap) and what they mean to the library.
 
+use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
+use clap::builder::{OsStringValueParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 use globset::GlobSet;
 
@@ -40,7 +42,7 @@ pub enum Command {
 #[derive(clap::Args)]
 pub struct ExplainArgs {
     /// The SGF file, or an archive entry as check names it (ARCHIVE!ENTRY).
-    pub file: std::ffi::OsString,
+    pub file: OsString,
     /// The game of a collection, from 0.
     #[arg(long, default_value_t = 0)]
     pub game: usize,
@@ -143,16 +145,15 @@ pub struct ReportTo {
     pub path: PathBuf,
 }
 
-/// Reads `FORMAT=FILE`. GitHub's annotations are refused: the runner reads
-/// them from standard output only.
-fn report_to(value: &str) -> Result<ReportTo, String> {
-    let (name, path) = value
-        .split_once('=')
-        .ok_or("expected FORMAT=FILE, as in sarif=sgfaudit.sarif")?;
+/// Reads `FORMAT=FILE` (FILE as any path, UTF-8 or not). GitHub's
+/// annotations are refused: the runner reads them from standard output only.
+fn report_to(value: OsString) -> Result<ReportTo, String> {
+    let (name, path) =
+        split_at_equals(&value).ok_or("expected FORMAT=FILE, as in sarif=sgfaudit.sarif")?;
     if name == "html" {
         return Err("the HTML report has an option of its own: give --html FILE".into());
     }
-    let format = Format::from_str(name, false).map_err(|_| {
+    let format = Format::from_str(&name, false).map_err(|_| {
         let formats: Vec<String> = Format::value_variants()
             .iter()
             .filter(|f| **f != Format::Github)
@@ -165,13 +166,28 @@ fn report_to(value: &str) -> Result<ReportTo, String> {
             "GitHub reads annotations from standard output only: give --format github".into(),
         );
     }
-    if path.is_empty() {
+    if path.as_os_str().is_empty() {
         return Err(format!("no FILE after '{name}='"));
     }
-    Ok(ReportTo {
-        format,
-        path: PathBuf::from(path),
-    })
+    Ok(ReportTo { format, path })
+}
+
+/// `value` split at its first `=`: the text before it, the path after it.
+#[cfg(unix)]
+fn split_at_equals(value: &OsStr) -> Option<(String, PathBuf)> {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = value.as_bytes();
+    let at = bytes.iter().position(|&b| b == b'=')?;
+    let name = String::from_utf8_lossy(&bytes[..at]).into_owned();
+    let path = OsStr::from_bytes(&bytes[at + 1..]);
+    Some((name, PathBuf::from(path)))
+}
+
+/// `value` split at its first `=` (elsewhere than on Unix, UTF-8 only).
+#[cfg(not(unix))]
+fn split_at_equals(value: &OsStr) -> Option<(String, PathBuf)> {
+    let (name, path) = value.to_str()?.split_once('=')?;
+    Some((name.to_string(), PathBuf::from(path)))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -341,7 +357,7 @@ pub struct CheckArgs {
     /// case) and archives (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tar.xz, .7z: their
     /// *.sgf entries, reported as ARCHIVE!ENTRY); `-` reads one SGF from
     /// standard input.
-    pub paths: Vec<std::ffi::OsString>,
+    pub paths: Vec<OsString>,
     /// Read more paths from FILE, one per line (`-` for standard input).
     #[arg(long, value_name = "FILE")]
     pub file_list: Option<String>,
@@ -362,7 +378,11 @@ pub struct CheckArgs {
     pub html: Option<PathBuf>,
     /// Also write the report of another format into FILE, as --format would
     /// print it (repeatable: sarif=sgfaudit.sarif, junit=junit.xml, ...).
-    #[arg(long = "report", value_name = "FORMAT=FILE", value_parser = report_to)]
+    #[arg(
+        long = "report",
+        value_name = "FORMAT=FILE",
+        value_parser = OsStringValueParser::new().try_map(report_to)
+    )]
     pub reports: Vec<ReportTo>,
     /// Only read the files below a directory whose path matches one of these
     /// globs; `!GLOB` leaves paths out (repeatable, as ripgrep's -g).
