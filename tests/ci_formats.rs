@@ -672,8 +672,9 @@ fn a_report_file_name_need_not_be_utf8() {
 
 /// A run that cannot write one of its reports leaves no partial file of any:
 /// refused before it starts (the third report's directory is missing), the
-/// `--out` tables and the HTML page already begun are removed and the files
-/// they would replace stay as they were; stopped by a write that fails
+/// `--out` tables and the HTML page already begun are removed, the files
+/// they would replace stay as they were, and an `--out` directory the run
+/// made is removed; stopped by a write that fails
 /// (`/dev/full`: no space left), the error names the report.
 #[test]
 fn a_run_that_fails_leaves_no_partial_file() {
@@ -695,6 +696,11 @@ fn a_run_that_fails_leaves_no_partial_file() {
     );
     assert_eq!(names_in(&dir), ["out", "page.html"]);
     assert_eq!(names_in(&dir.join("out")), ["games.csv"]);
+    // An --out directory the run made is removed with it.
+    let args = [corpus, "--out", "new", "--report", "sarif=missing/x.sarif"];
+    let (code, _, err) = check_in(&dir, &args);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(names_in(&dir), ["out", "page.html"]);
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
     assert_eq!(
         (read("out/games.csv"), read("page.html")),

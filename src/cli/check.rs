@@ -50,11 +50,24 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let opts = args
         .audit
         .audit_options(args.out.is_some() || args.html.is_some());
+    // A run that fails removes the --out directory it made (left empty).
+    let made_out_dir = args.out.as_ref().filter(|dir| !dir.exists()).cloned();
+    let unmake_out_dir = || {
+        if let Some(dir) = &made_out_dir {
+            let _ = std::fs::remove_dir(dir);
+        }
+    };
     // Every reporter runs on a thread of its own, fed in input order.
     let mut reporters = match reporters(&args).map(Background::start) {
         Ok(Ok(r)) => r,
-        Ok(Err(e)) => return usage_error(&format!("cannot start the report writers: {e}")),
-        Err(code) => return code,
+        Ok(Err(e)) => {
+            unmake_out_dir();
+            return usage_error(&format!("cannot start the report writers: {e}"));
+        }
+        Err(code) => {
+            unmake_out_dir();
+            return code;
+        }
     };
     let progress = progress_bar(args.quiet);
     let jobs = capped_jobs(args.jobs);
@@ -141,12 +154,19 @@ pub fn run(args: CheckArgs) -> ExitCode {
     if let Some(why) = baseline.as_ref().and_then(|b| b.none_met(found)) {
         eprintln!("sgfaudit: {why}");
     }
-    let finished = result.and_then(|()| reporters.finish(&summary));
+    let finished = match result {
+        Ok(()) => reporters.finish(&summary),
+        Err(e) => {
+            drop(reporters); // their partial files removed
+            Err(e)
+        }
+    };
     if let Err(e) = finished {
         if e.kind() == io::ErrorKind::BrokenPipe {
             return ExitCode::SUCCESS; // the reader went away: not an error
         }
         eprintln!("sgfaudit: cannot write {e}");
+        unmake_out_dir();
         return ExitCode::from(2);
     }
     if summary.interrupted {
