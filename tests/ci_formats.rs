@@ -696,8 +696,14 @@ fn a_run_that_fails_leaves_no_partial_file() {
     );
     assert_eq!(names_in(&dir), ["out", "page.html"]);
     assert_eq!(names_in(&dir.join("out")), ["games.csv"]);
-    // An --out directory the run made is removed with it.
-    let args = [corpus, "--out", "new", "--report", "sarif=missing/x.sarif"];
+    // The --out directories the run made are removed with it.
+    let args = [
+        corpus,
+        "--out",
+        "new/out",
+        "--report",
+        "sarif=missing/x.sarif",
+    ];
     let (code, _, err) = check_in(&dir, &args);
     assert_eq!(code, 2, "{err}");
     assert_eq!(names_in(&dir), ["out", "page.html"]);

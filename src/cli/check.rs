@@ -50,11 +50,19 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let opts = args
         .audit
         .audit_options(args.out.is_some() || args.html.is_some());
-    // A run that fails removes the --out directory it made (left empty).
-    let made_out_dir = args.out.as_ref().filter(|dir| !dir.exists()).cloned();
+    // A run that fails removes the --out directories it made (left empty):
+    // DIR and those of its parents that did not exist.
+    let made_out_dirs: Vec<PathBuf> = args.out.as_deref().map_or_else(Vec::new, |dir| {
+        dir.ancestors()
+            .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+            .map(PathBuf::from)
+            .collect()
+    });
     let unmake_out_dir = || {
-        if let Some(dir) = &made_out_dir {
-            let _ = std::fs::remove_dir(dir);
+        for dir in &made_out_dirs {
+            if std::fs::remove_dir(dir).is_err() {
+                break;
+            }
         }
     };
     // Every reporter runs on a thread of its own, fed in input order.
