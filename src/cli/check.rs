@@ -227,27 +227,16 @@ fn paths(args: &CheckArgs) -> Result<(Vec<OsString>, Option<FileList>), ExitCode
 fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter + Send>>, ExitCode> {
     named_once(args)?;
     let stdout = io::BufWriter::new(io::stdout());
-    let mut reporters = vec![labelled(
-        "standard output".into(),
-        format_reporter(args.format, stdout, args),
-    )];
+    let on_stdout = format_reporter(args.format, stdout, args);
+    let mut reporters = Vec::new();
+    add(&mut reporters, "standard output".into(), Ok(on_stdout))?;
     if let Some(dir) = &args.out {
-        match CsvReporter::create(dir) {
-            Ok(r) => reporters.push(labelled(
-                format!("the tables in {}", dir.display()),
-                Box::new(r),
-            )),
-            Err(e) => {
-                let why = format!("cannot write reports into {}: {e}", dir.display());
-                return Err(usage_error(&why));
-            }
-        }
+        let what = format!("the tables in {}", dir.display());
+        add(&mut reporters, what, CsvReporter::create(dir).map(boxed))?;
     }
     if let (Some(dir), true) = (&args.out, args.parquet) {
-        reporters.push(labelled(
-            format!("the Parquet tables in {}", dir.display()),
-            parquet_reporter(dir)?,
-        ));
+        let what = format!("the Parquet tables in {}", dir.display());
+        add(&mut reporters, what, parquet_reporter(dir))?;
     }
     let html_paths = args
         .out
@@ -255,35 +244,37 @@ fn reporters(args: &CheckArgs) -> Result<Vec<Box<dyn Reporter + Send>>, ExitCode
         .map(|dir| dir.join(OUT_PAGE))
         .chain(args.html.clone());
     for path in html_paths {
-        match HtmlReporter::create(&path) {
-            Ok(r) => reporters.push(labelled(
-                format!("the HTML report {}", path.display()),
-                Box::new(r),
-            )),
-            Err(e) => {
-                let why = format!("cannot write the HTML report {}: {e}", path.display());
-                return Err(usage_error(&why));
-            }
-        }
+        let what = format!("the HTML report {}", path.display());
+        add(&mut reporters, what, HtmlReporter::create(&path).map(boxed))?;
     }
     for to in &args.reports {
-        match ReportFile::create(&to.path, |file| format_reporter(to.format, file, args)) {
-            Ok(r) => reporters.push(labelled(
-                format!("the report {}", to.path.display()),
-                Box::new(r),
-            )),
-            Err(e) => {
-                let why = format!("cannot write the report {}: {e}", to.path.display());
-                return Err(usage_error(&why));
-            }
-        }
+        let what = format!("the report {}", to.path.display());
+        let report = ReportFile::create(&to.path, |file| format_reporter(to.format, file, args));
+        add(&mut reporters, what, report.map(boxed))?;
     }
     Ok(reporters)
 }
 
-/// `reporter`, its errors naming what it writes.
-fn labelled(what: String, reporter: Box<dyn Reporter + Send>) -> Box<dyn Reporter + Send> {
-    Box::new(Labelled::new(what, reporter))
+/// `reporter` as the run holds every reporter.
+fn boxed<R: Reporter + Send + 'static>(reporter: R) -> Box<dyn Reporter + Send> {
+    Box::new(reporter)
+}
+
+/// Adds `created`, the reporter of `what` ("the HTML report FILE"), its
+/// errors naming it; one that could not be created stops the run, named
+/// the same way.
+fn add(
+    reporters: &mut Vec<Box<dyn Reporter + Send>>,
+    what: String,
+    created: io::Result<Box<dyn Reporter + Send>>,
+) -> Result<(), ExitCode> {
+    match created {
+        Ok(r) => {
+            reporters.push(Box::new(Labelled::new(what, r)));
+            Ok(())
+        }
+        Err(e) => Err(usage_error(&format!("cannot write {what}: {e}"))),
+    }
 }
 
 /// The reporter of `format`, writing into `out`.
@@ -331,15 +322,13 @@ fn named_once(args: &CheckArgs) -> Result<(), ExitCode> {
 }
 
 #[cfg(feature = "parquet")]
-fn parquet_reporter(dir: &std::path::Path) -> Result<Box<dyn Reporter + Send>, ExitCode> {
-    sgfaudit::report::parquet::ParquetReporter::create(dir)
-        .map(|r| Box::new(r) as Box<dyn Reporter + Send>)
-        .map_err(|e| usage_error(&format!("cannot write Parquet into {}: {e}", dir.display())))
+fn parquet_reporter(dir: &std::path::Path) -> io::Result<Box<dyn Reporter + Send>> {
+    sgfaudit::report::parquet::ParquetReporter::create(dir).map(boxed)
 }
 
 #[cfg(not(feature = "parquet"))]
-fn parquet_reporter(_dir: &std::path::Path) -> Result<Box<dyn Reporter + Send>, ExitCode> {
-    Err(usage_error(
+fn parquet_reporter(_dir: &std::path::Path) -> io::Result<Box<dyn Reporter + Send>> {
+    Err(io::Error::other(
         "--parquet: this sgfaudit was built without the `parquet` feature",
     ))
 }

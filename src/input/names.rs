@@ -34,15 +34,7 @@ pub fn escape_name(bytes: &[u8]) -> String {
 /// A path as reports name it: as it is when it is UTF-8, else with its
 /// invalid bytes escaped (`\xFF`, [`escape_name`]).
 pub fn display_path(p: &Path) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        escape_name(p.as_os_str().as_bytes())
-    }
-    #[cfg(not(unix))]
-    {
-        p.to_string_lossy().into_owned()
-    }
+    escape_name(&path_bytes(p))
 }
 
 /// A path's bytes: its own on Unix, elsewhere its text (lossily).
