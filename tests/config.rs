@@ -58,7 +58,7 @@ fn settings_come_from_the_nearest_file_and_flags_win() {
     assert!(shown.contains("sgfaudit.toml"), "{shown}");
     assert!(setting(&shown, "dead-stones").contains("= \"markup\""));
     assert!(setting(&shown, "dead-stones").ends_with("sgfaudit.toml:2"));
-    assert!(setting(&shown, "komi").contains("= \"7\" "));
+    assert!(setting(&shown, "komi").contains("= 7 "));
     assert!(setting(&shown, "komi").ends_with("# command line"));
     assert!(setting(&shown, "select").contains("= [\"R4\", \"A5\"]"));
     assert!(setting(&shown, "score").ends_with("# default"));
@@ -178,9 +178,29 @@ fn shown_configuration_is_a_configuration() {
             })
             .collect()
     };
-    let args = ["check", "games", "--show-config", "--html", "a \"b\".html"];
+    let args = [
+        "check",
+        "games",
+        "--show-config",
+        "--html",
+        "a \"b\".html",
+        "--max-file-size",
+        "1000",
+    ];
     let (code, shown, err) = run_in(&dir, &args);
     assert_eq!(code, 0, "{err}");
+    // A number is shown as one; a size with its unit, and any other text,
+    // as a string.
+    assert!(setting(&shown, "komi").contains("= 6.5 "), "{shown}");
+    assert!(setting(&shown, "jobs").contains("= 0 "), "{shown}");
+    assert!(
+        setting(&shown, "max-file-size").contains("= 1000 "),
+        "{shown}"
+    );
+    assert!(
+        setting(&shown, "dead-stones").contains("= \"auto\" "),
+        "{shown}"
+    );
     assert!(
         setting(&shown, "glob").contains(r#"= ["{ko.sgf,other/*.sgf}", "!x"]"#),
         "{shown}"

@@ -342,9 +342,10 @@ pub fn merged_args(
 }
 
 /// `--show-config`: every setting in force and where it comes from, as
-/// TOML that `sgfaudit.toml` takes back: values are strings (a repeatable
-/// flag's a list, one item per value), switches `true` or `false`, and the
-/// source is a comment.
+/// TOML that `sgfaudit.toml` takes back: a value written as a decimal number
+/// is a TOML number, any other a string (a repeatable flag's a list, one
+/// item per value), switches are `true` or `false`, and the source is a
+/// comment.
 pub fn show(config: Option<&Config>, given: &ArgMatches, matches: &ArgMatches) -> String {
     let mut out = String::new();
     match config {
@@ -361,7 +362,7 @@ pub fn show(config: Option<&Config>, given: &ArgMatches, matches: &ArgMatches) -
         let Some(long) = arg.get_long() else { continue };
         let values: Vec<String> = matches
             .get_raw(id)
-            .map(|v| v.map(|x| toml_string(&x.to_string_lossy())).collect())
+            .map(|v| v.map(|x| toml_value(&x.to_string_lossy())).collect())
             .unwrap_or_default();
         if arg.get_action().takes_values() && values.is_empty() {
             continue; // not in force (a file's setting a later flag overrode)
@@ -422,6 +423,33 @@ pub fn show(config: Option<&Config>, given: &ArgMatches, matches: &ArgMatches) -
     out
 }
 
+/// `text` as a TOML value: a number where it is a decimal integer or
+/// float as TOML writes one (`4`, `-0.5`; not `007`, `+1`, `1e3` or `.5`,
+/// which TOML reads otherwise or refuses, nor an integer beyond 64 bits),
+/// else a string. The file reads either back as the same setting.
+fn toml_value(text: &str) -> String {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let unsigned = text.strip_prefix('-').unwrap_or(text);
+    let number = match unsigned.split_once('.') {
+        Some((whole, fraction)) => {
+            digits(whole)
+                && (whole == "0" || !whole.starts_with('0'))
+                && digits(fraction)
+                && text.parse::<f64>().is_ok_and(f64::is_finite)
+        }
+        None => {
+            digits(unsigned)
+                && (unsigned == "0" || !unsigned.starts_with('0'))
+                && text.parse::<i64>().is_ok()
+        }
+    };
+    if number {
+        text.to_string()
+    } else {
+        toml_string(text)
+    }
+}
+
 /// `text` as a TOML basic string.
 fn toml_string(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
@@ -438,4 +466,46 @@ fn toml_string(text: &str) -> String {
     }
     out.push('"');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{toml_value, value_texts};
+
+    /// Each text shown as a value reads back, through the file's own
+    /// reading, as the same setting: the same text, or for a float the same
+    /// number; and only decimal numbers are shown unquoted.
+    #[test]
+    fn a_shown_value_reads_back_as_the_same_setting() {
+        let cases = [
+            ("0", true),
+            ("4", true),
+            ("-12", true),
+            ("6.5", true),
+            ("-0.5", true),
+            ("7.0", true),
+            ("007", false),
+            ("+1", false),
+            ("1e3", false),
+            (".5", false),
+            ("5.", false),
+            ("1_000", false),
+            ("99999999999999999999", false),
+            ("256M", false),
+            ("auto", false),
+            ("a \"b\"\\c\n", false),
+            ("", false),
+        ];
+        for (text, number) in cases {
+            let shown = toml_value(text);
+            assert_eq!(!shown.starts_with('"'), number, "{text:?} shown as {shown}");
+            let table: toml::Table = toml::from_str(&format!("v = {shown}"))
+                .unwrap_or_else(|e| panic!("{text:?} shown as {shown}: {e}"));
+            let read = value_texts(&table["v"]).expect("a value");
+            match text.parse::<f64>() {
+                Ok(x) if number => assert_eq!(read[0].parse::<f64>().ok(), Some(x), "{text:?}"),
+                _ => assert_eq!(read, [text], "{text:?}"),
+            }
+        }
+    }
 }
