@@ -5,8 +5,8 @@
 #
 #   benches/paired.sh [-n PAIRS] [-w WARMUP] 'COMMAND_B' -- COMMAND_A [ARG ...]
 #
-# B is one string split into words as a shell splits them (no pipes: write
-# sh -c '...'); A is the words after `--`. Each command's output is thrown
+# B is one string, read into words as the shell reads a command line (quotes
+# kept together; no pipes: write sh -c '...'); A is the words after `--`. Each command's output is thrown
 # away. Wall time is read by bash around each run (EPOCHREALTIME); user and
 # system time and peak memory are /usr/bin/time's (GNU time). PAIRS defaults
 # to 8, WARMUP (uncounted runs of each command first) to 1. Prints the median,
@@ -31,7 +31,7 @@ if [ $# -lt 3 ] || [ "$2" != "--" ]; then
   echo "usage: $0 [-n PAIRS] [-w WARMUP] 'COMMAND_B' -- COMMAND_A [ARG ...]" >&2
   exit 2
 fi
-read -r -a command_b <<< "$1"
+eval "command_b=($1)"
 shift 2
 command_a=("$@")
 [ -x /usr/bin/time ] || { echo "$0: needs GNU time at /usr/bin/time" >&2; exit 2; }
