@@ -45,7 +45,9 @@ run() {
   start=$EPOCHREALTIME
   /usr/bin/time -o "$out" -f "%U %S %M" "$@" >/dev/null 2>&1 || true
   end=$EPOCHREALTIME
-  awk -v s="$start" -v e="$end" '{ printf "%.4f %.3f %d\n", e - s, $1 + $2, $3 }' "$out"
+  # GNU time writes "Command exited with non-zero status N" first when it is
+  # not 0: the figures are its last line.
+  tail -n 1 "$out" | awk -v s="$start" -v e="$end" '{ printf "%.4f %.3f %d\n", e - s, $1 + $2, $3 }'
 }
 
 for _ in $(seq "$warmup"); do
