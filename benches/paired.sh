@@ -6,12 +6,12 @@
 #   benches/paired.sh [-n PAIRS] [-w WARMUP] 'COMMAND_B' -- COMMAND_A [ARG ...]
 #
 # B is one string, read into words as the shell reads a command line (quotes
-# kept together; no pipes: write sh -c '...'); A is the words after `--`. Each command's output is thrown
-# away. Wall time is read by bash around each run (EPOCHREALTIME); user and
-# system time and peak memory are /usr/bin/time's (GNU time). PAIRS defaults
-# to 8, WARMUP (uncounted runs of each command first) to 1. Prints the median,
-# min and max of each figure, and of the wall and CPU ratios over the pairs:
-# quote the median ratio, with min-max as its spread.
+# kept together; no pipes: write sh -c '...'); A is the words after `--`.
+# Each command's output is thrown away. Wall time is read by bash around each
+# run (EPOCHREALTIME); user and system time and peak memory are GNU time's.
+# PAIRS defaults to 8, WARMUP (uncounted runs of each command first) to 1.
+# Prints the median, min and max of each figure, and of the wall and CPU
+# ratios over the pairs: quote the median ratio, with min-max as its spread.
 #
 #   benches/paired.sh -n 8 './target/release/sgfaudit check ../shared/corpus/real -j1 -q --dead-stones markup' \
 #     -- ./target/release/sgfaudit check ../shared/corpus/real -j1 -q

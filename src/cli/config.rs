@@ -429,19 +429,14 @@ pub fn show(config: Option<&Config>, given: &ArgMatches, matches: &ArgMatches) -
 /// else a string. The file reads either back as the same setting.
 fn toml_value(text: &str) -> String {
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    // TOML refuses a leading zero before the point, not after it.
+    let whole = |s: &str| digits(s) && (s == "0" || !s.starts_with('0'));
     let unsigned = text.strip_prefix('-').unwrap_or(text);
     let number = match unsigned.split_once('.') {
-        Some((whole, fraction)) => {
-            digits(whole)
-                && (whole == "0" || !whole.starts_with('0'))
-                && digits(fraction)
-                && text.parse::<f64>().is_ok_and(f64::is_finite)
+        Some((integer, fraction)) => {
+            whole(integer) && digits(fraction) && text.parse::<f64>().is_ok_and(f64::is_finite)
         }
-        None => {
-            digits(unsigned)
-                && (unsigned == "0" || !unsigned.starts_with('0'))
-                && text.parse::<i64>().is_ok()
-        }
+        None => whole(unsigned) && text.parse::<i64>().is_ok(),
     };
     if number {
         text.to_string()
