@@ -230,10 +230,11 @@ pub enum ScoreArg {
 pub enum DeadStonesArg {
     /// TB/TW markup when present, else estimated.
     Auto,
-    /// Markup only.
+    /// Markup only: a game without it is counted with every stone alive.
     Markup,
     /// Always estimated (markup ignored).
     Estimate,
+    /// No dead stones: every game counted with every stone alive.
     None,
 }
 
