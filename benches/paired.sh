@@ -19,17 +19,20 @@ set -euo pipefail
 
 pairs=8
 warmup=1
+usage() {
+  echo "usage: $0 [-n PAIRS] [-w WARMUP] 'COMMAND_B' -- COMMAND_A [ARG ...]" >&2
+  exit 2
+}
 while getopts "n:w:" opt; do
   case $opt in
     n) pairs=$OPTARG ;;
     w) warmup=$OPTARG ;;
-    *) echo "usage: $0 [-n PAIRS] [-w WARMUP] 'COMMAND_B' -- COMMAND_A [ARG ...]" >&2; exit 2 ;;
+    *) usage ;;
   esac
 done
 shift $((OPTIND - 1))
 if [ $# -lt 3 ] || [ "$2" != "--" ]; then
-  echo "usage: $0 [-n PAIRS] [-w WARMUP] 'COMMAND_B' -- COMMAND_A [ARG ...]" >&2
-  exit 2
+  usage
 fi
 eval "command_b=($1)"
 shift 2
