@@ -405,6 +405,93 @@ fn compressed_game_files_are_read_through_their_decompressor() {
     assert!(error(5).contains("--max-file-size"), "{}", error(5));
 }
 
+/// Compressed game files inside a zip, a tar.gz and a 7z are the games they
+/// hold, read as such files are on disk: each archive gives, in its own
+/// order, the rows the same files give in a directory (names aside), so the
+/// gzip, bzip2 and xz copies give the plain game's row, and the entry that is
+/// not compressed data, the one cut short and the one that inflates past the
+/// size limit are error rows that say so; a compressed file that is no game
+/// (`notes.txt.gz`) is skipped, as `notes.txt` is.
+#[test]
+fn compressed_game_entries_in_archives_are_read_like_such_files() {
+    let d = scratch("arc-sgf-gz");
+    let game = fs::read(root().join("corpus/rules/ko-immediate.sgf")).unwrap();
+    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    bz.write_all(&game).unwrap();
+    let mut big = b"(;GM[1]C[".to_vec();
+    big.resize(3 << 20, b'x');
+    big.extend_from_slice(b"])");
+    let files: Vec<(String, Vec<u8>)> = [
+        ("1.sgf", game.clone()),
+        ("2.SGF.GZ", gzip(&game)),
+        ("3.sgf.bz2", bz.finish().unwrap()),
+        ("4.sgf.xz", xz(&game)),
+        ("5-not-compressed.sgf.gz", game.clone()),
+        ("6-cut.sgf.gz", gzip(&game)[..30].to_vec()),
+        ("7-big.sgf.gz", gzip(&big)),
+        ("8-notes.txt.gz", gzip(b"not a game")),
+    ]
+    .into_iter()
+    .map(|(n, b)| (n.to_string(), b))
+    .collect();
+    let dir = d.join("dir");
+    fs::create_dir(&dir).unwrap();
+    for (name, bytes) in &files {
+        fs::write(dir.join(name), bytes).unwrap();
+    }
+    let (_, in_dir) = jsonl(&["--max-file-size", "2M", dir.to_str().unwrap()]);
+    assert_eq!(in_dir.len(), 7, "every game file appears once");
+    let error = |r: &serde_json::Value| r["error"].as_str().unwrap_or("").to_string();
+    let plain = without_name(in_dir[0].clone(), "");
+    assert_eq!(plain["status"], "ok");
+
+    let zip_path = d.join("games.zip");
+    let mut z = zip::ZipWriter::new(fs::File::create(&zip_path).unwrap());
+    let opts = zip::write::SimpleFileOptions::default();
+    for (name, bytes) in &files {
+        z.start_file(name.as_str(), opts).unwrap();
+        z.write_all(bytes).unwrap();
+    }
+    z.finish().unwrap();
+    let tgz_path = d.join("games.tar.gz");
+    fs::write(&tgz_path, tar_gz(&files)).unwrap();
+    let sz_path = d.join("games.7z");
+    fs::write(&sz_path, seven_zip(&[Block7::copy(&files)], &[])).unwrap();
+
+    for archive in [&zip_path, &tgz_path, &sz_path] {
+        let a = archive.to_str().unwrap();
+        let (_, rows) = jsonl(&["--max-file-size", "2M", a]);
+        let names: Vec<&str> = rows.iter().map(|r| r["file"].as_str().unwrap()).collect();
+        let want: Vec<String> = files[..7].iter().map(|(n, _)| format!("{a}!{n}")).collect();
+        assert_eq!(names, want, "{a}");
+        for r in &rows[1..4] {
+            assert_eq!(without_name(r.clone(), ""), plain, "{}", r["file"]);
+        }
+        assert!(
+            error(&rows[4]).starts_with("cannot decompress: neither gzip, bzip2 nor xz"),
+            "{a}: {}",
+            error(&rows[4])
+        );
+        assert!(
+            error(&rows[5]).starts_with("cannot decompress:"),
+            "{a}: {}",
+            error(&rows[5])
+        );
+        assert!(
+            error(&rows[6]).contains("--max-file-size"),
+            "{a}: {}",
+            error(&rows[6])
+        );
+        let rows: Vec<_> = rows.into_iter().map(|r| without_name(r, "")).collect();
+        let dir_rows: Vec<_> = in_dir.iter().map(|r| without_name(r.clone(), "")).collect();
+        assert_eq!(
+            rows, dir_rows,
+            "{a}: the rows of the same files in a directory"
+        );
+    }
+    let _ = fs::remove_dir_all(&d);
+}
+
 fn xz(bytes: &[u8]) -> Vec<u8> {
     let mut e = liblzma::write::XzEncoder::new(Vec::new(), 6);
     e.write_all(bytes).unwrap();

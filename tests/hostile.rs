@@ -819,7 +819,8 @@ fn a_huge_comment_is_skipped_whole() {
 
 /// A gzip, bzip2 or xz game file that inflates twentyfold beyond 32 MiB
 /// is a bomb: refused when it gets there, under 100 MB of memory, not at
-/// the 256 MiB size limit. A small file that inflates as much is read.
+/// the 256 MiB size limit. A small file that inflates as much is read. The
+/// same two files as entries of a tar.gz and of a zip are judged alike.
 #[test]
 fn a_compressed_bomb_is_refused_early() {
     let d = scratch("gz-bomb");
@@ -842,6 +843,26 @@ fn a_compressed_bomb_is_refused_early() {
     assert!(error(bomb).contains("inflate to more than"), "{bomb}");
     assert_eq!(row(&r, "copies.sgf.gz")["status"], "ok");
     assert!(r.peak_kib < 100 * 1024, "{} KiB", r.peak_kib);
+
+    let zeros = fs::read(d.join("zeros.sgf.gz")).unwrap();
+    let copies = fs::read(d.join("copies.sgf.gz")).unwrap();
+    let entries: [(&str, &[u8]); 2] = [("zeros.sgf.gz", &zeros), ("copies.sgf.gz", &copies)];
+    let archives = scratch("gz-bomb-archives");
+    fs::write(archives.join("t.tar.gz"), tar_gz_of(&entries)).unwrap();
+    zip_of(&archives.join("t.zip"), &entries);
+    for archive in ["t.tar.gz", "t.zip"] {
+        let r = run(&[arg(&archives.join(archive))], None);
+        ok_run(&r);
+        // The bomb's row and the 2,000 games of the other.
+        assert_eq!(r.rows.len(), 2001, "{archive}");
+        let bomb = row(&r, "!zeros.sgf.gz");
+        assert!(
+            error(bomb).contains("inflate to more than"),
+            "{archive}: {bomb}"
+        );
+        assert_eq!(row(&r, "!copies.sgf.gz")["status"], "ok", "{archive}");
+        assert!(r.peak_kib < 100 * 1024, "{archive}: {} KiB", r.peak_kib);
+    }
 }
 
 /// Small compressed files that each inflate to megabytes are held a few at

@@ -223,7 +223,8 @@ fn audit(
 }
 
 /// Audits contents already in memory: `names[i]` names `contents[i]`, an SGF
-/// file or an archive (told by the name). Returns what `audit` returns.
+/// file, a compressed one or an archive (told by the name). Returns what
+/// `audit` returns.
 #[pyfunction]
 fn audit_contents(
     py: Python<'_>,

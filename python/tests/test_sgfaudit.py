@@ -242,6 +242,37 @@ def test_a_tar_gz_cut_short_in_a_batch_row_gives_the_cli_rows(tmp_path):
     assert sgfaudit.audit_batch(batch).equals(want)
 
 
+def test_compressed_game_files_in_a_batch_row_give_the_cli_rows(tmp_path):
+    """Rows whose paths name .sgf.gz, .sgf.bz2 and .sgf.xz files (as Ray's
+    file_extensions=["gz", "bz2"] and Spark's binaryFile read them) are
+    decompressed, as the command line decompresses the files: the games they
+    hold, or a row saying why not (data that are not compressed)."""
+    import bz2
+    import gzip
+    import lzma
+
+    files = [f for f in corpus_files() if f.startswith("corpus/real/")][:3]
+    packers = [("gz", gzip.compress), ("bz2", bz2.compress), ("xz", lzma.compress)]
+    paths, contents = [], []
+    for f, (suffix, pack) in zip(files, packers):
+        path = tmp_path / (Path(f).name + "." + suffix)
+        path.write_bytes(pack((ROOT / f).read_bytes()))
+        paths.append(str(path))
+        contents.append(path.read_bytes())
+    plain = tmp_path / "not-compressed.sgf.gz"
+    plain.write_bytes((ROOT / files[0]).read_bytes())
+    paths.append(str(plain))
+    contents.append(plain.read_bytes())
+    want = sgfaudit.audit(paths).games
+    statuses = want.column("status").to_pylist()
+    assert statuses[-1] == "error" and statuses[:-1].count("ok") >= 1, statuses
+    # The decompressed games are audited as the plain files are.
+    direct = sgfaudit.audit(files).games
+    assert want.column("moves").to_pylist()[:-1] == direct.column("moves").to_pylist()
+    batch = pa.table({"path": paths, "content": contents})
+    assert sgfaudit.audit_batch(batch).equals(want)
+
+
 def test_map_in_arrow_yields_the_games_batches():
     files = corpus_files()[:10]
     batch = pa.record_batch(

@@ -12,8 +12,10 @@
 //! that inflating runs on every thread, not on the reader's alone. A game
 //! entry larger than a collection read whole, of any kind of archive, is
 //! piped to the walk as it is unpacked ([`Handed::Piped`], `pipe.rs`), to be
-//! cut into parts. Only entries named `*.sgf` (any letter case) are games; the
-//! rest are skipped, as in a directory walk. A damaged archive or entry becomes
+//! cut into parts. Only entries named `*.sgf` (any letter case) are games, and
+//! entries named `*.sgf.gz`, `*.sgf.bz2` or `*.sgf.xz`, decompressed in memory
+//! on the reader thread under the caps of such a file on disk; the rest are
+//! skipped, as in a directory walk. A damaged archive or entry becomes
 //! an input that reports what is wrong and where, never a silent gap.
 
 use std::fs::File;
@@ -35,8 +37,8 @@ use self::zip::read_zip;
 
 use super::error::{keeps_bytes_before, Action, InputError};
 use super::item::{
-    inflate_cap, read_capped, read_capped_keeping, Compression, Item, ReadFailed, Source,
-    MAX_RATIO, RATIO_FLOOR,
+    decompressed, inflate_cap, read_capped, read_capped_keeping, Compression, Item, ReadFailed,
+    Source, MAX_RATIO, RATIO_FLOOR,
 };
 use crate::budget::Budget;
 use crate::faults::{fault_injected, panic_message};
@@ -164,6 +166,22 @@ pub fn entry_name(archive: &str, entry: &str) -> String {
 
 fn is_sgf_name(entry: &str) -> bool {
     entry.to_ascii_lowercase().ends_with(".sgf")
+}
+
+/// A game file compressed on its own (`.sgf.gz`, `.sgf.bz2`, `.sgf.xz`).
+fn is_compressed_game_name(entry: &str) -> bool {
+    super::is_compressed_game_file(Path::new(entry))
+}
+
+/// An entry that holds games: a game file, plain or compressed.
+fn is_game_name(entry: &str) -> bool {
+    is_sgf_name(entry) || is_compressed_game_name(entry)
+}
+
+/// An entry read whole before its contents are: an archive or a compressed
+/// game file ([`nested`]).
+fn is_container_name(entry: &str) -> bool {
+    is_archive_name(entry) || is_compressed_game_name(entry)
 }
 
 /// The game entries of the archive at `path` (named `name` in reports), read
@@ -397,9 +415,19 @@ fn open(path: &Path, name: &str, out: &mut Sender) -> Option<BufReader<File>> {
 /// An archive entry that is itself an archive: read one level deep from
 /// its bytes (bounded by the entry limit like any entry), its entries named
 /// `OUTER!INNER!ENTRY`; deeper archives, and kinds not read, get a row.
+/// A compressed game file, at any depth, is read whole and decompressed
+/// ([`decompressed`]): the games it holds are the entry's.
 /// Returns the source to report for the entry itself, or `None` when its
 /// entries were sent.
 fn nested(out: &mut Sender, name: &str, inner: &str, r: impl Read, size: u64) -> Option<Source> {
+    if is_compressed_game_name(inner) {
+        return Some(match out.read(r, size) {
+            Source::Bytes(compressed) => decompressed(compressed, out.max_entry),
+            // Its compressed bytes cut short are no stream to decompress.
+            Source::CutShort(_, why) => Source::Broken(why),
+            other => other,
+        });
+    }
     let Some(kind) = kind_of(Path::new(inner)) else {
         return Some(Source::Broken(InputError::Skipped(
             "a .rar archive inside an archive is not read".into(),
@@ -670,12 +698,12 @@ fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
             size,
             read: 0,
         };
-        let source = if is_archive_name(&entry_path) && kind.is_file() {
+        let source = if is_container_name(&entry_path) && kind.is_file() {
             match nested(out, name, &entry_path, &mut entry, size) {
                 Some(source) => source,
                 None => continue,
             }
-        } else if !is_sgf_name(&entry_path) || kind.is_dir() {
+        } else if !is_game_name(&entry_path) || kind.is_dir() {
             continue;
         } else if !kind.is_file() {
             let what = if kind.is_symlink() {

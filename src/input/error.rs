@@ -67,7 +67,7 @@ pub enum InputError {
     /// A tar stream damaged or cut short: nothing after this point is found.
     #[error("the archive is damaged or cut short from here on: {0}")]
     Damaged(String),
-    #[error("the archive holds no *.sgf entry")]
+    #[error("the archive holds no *.sgf entry, plain or compressed")]
     NoGames,
     /// A name `ARCHIVE!ENTRY` whose archive has no such entry.
     #[error("the archive holds no entry of that name")]

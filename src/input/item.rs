@@ -358,6 +358,30 @@ fn read_compressed(p: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
     })
 }
 
+/// A compressed game file held in memory (an archive entry named `.sgf.gz`,
+/// `.sgf.bz2` or `.sgf.xz`, a row of a Ray or Spark batch), decompressed
+/// under the caps of one on disk: at most `limit` bytes, and no more than
+/// [`inflate_cap`] of its size. A stream cut short keeps the text before the
+/// cut ([`Source::CutShort`]: a collection's games before it are audited);
+/// one whose data are found wrong is refused whole.
+pub(crate) fn decompressed(compressed: Vec<u8>, limit: u64) -> Source {
+    let len = compressed.len() as u64;
+    let inflating = match Inflating::new(io::Cursor::new(compressed), len) {
+        Ok(inflating) => inflating,
+        Err(why) => return Source::Broken(why),
+    };
+    let cap = limit.min(inflate_cap(len));
+    match read_capped_keeping(inflating, len.saturating_mul(4), cap, Action::Read) {
+        Ok(bytes) => Source::Bytes(bytes),
+        Err(ReadFailed {
+            why: InputError::TooLarge { .. },
+            ..
+        }) if cap < limit => Source::Broken(bomb(len)),
+        Err(ReadFailed { why, bytes }) if !bytes.is_empty() => Source::CutShort(bytes, why),
+        Err(ReadFailed { why, .. }) => Source::Broken(why),
+    }
+}
+
 /// `len` compressed bytes that inflate beyond [`inflate_cap`].
 fn bomb(len: u64) -> InputError {
     let cap = inflate_cap(len);
@@ -370,8 +394,8 @@ fn bomb(len: u64) -> InputError {
 /// inflates a hundredfold beyond a few megabytes; a bomb does, and is
 /// stopped there ([`inflate_cap`]). Its errors carry an [`InputError`]
 /// (a bomb, damaged data), which [`InputError::io`] gives back.
-pub(crate) struct Inflating {
-    decoder: Decoder<io::BufReader<fs::File>>,
+pub(crate) struct Inflating<R: io::Read = io::BufReader<fs::File>> {
+    decoder: Decoder<R>,
     /// The compressed size, and the bytes decompressed so far.
     pub(crate) len: u64,
     out: u64,
@@ -380,18 +404,22 @@ pub(crate) struct Inflating {
 impl Inflating {
     pub(crate) fn open(p: &Path) -> Result<Inflating, InputError> {
         let (file, len) = open_regular(p)?;
-        let mut file = io::BufReader::new(file);
-        let head =
-            io::BufRead::fill_buf(&mut file).map_err(|e| InputError::io(&e, Action::Read))?;
+        Inflating::new(io::BufReader::new(file), len)
+    }
+}
+
+impl<R: io::BufRead + 'static> Inflating<R> {
+    /// The `len` compressed bytes of `r`, told gzip, bzip2 or xz by their
+    /// first bytes.
+    fn new(mut r: R, len: u64) -> Result<Inflating<R>, InputError> {
+        let head = r.fill_buf().map_err(|e| InputError::io(&e, Action::Read))?;
         let compression = Compression::of(head);
         if compression == Compression::None {
             return Err(InputError::Decompress(
                 "neither gzip, bzip2 nor xz data (by its first bytes)".into(),
             ));
         }
-        let decoder = compression
-            .reader(file, 1)
-            .map_err(InputError::Decompress)?;
+        let decoder = compression.reader(r, 1).map_err(InputError::Decompress)?;
         Ok(Inflating {
             decoder,
             len,
@@ -400,7 +428,7 @@ impl Inflating {
     }
 }
 
-impl io::Read for Inflating {
+impl<R: io::Read> io::Read for Inflating<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.decoder.read(buf).map_err(|e| {
             let why = e.to_string();

@@ -1,7 +1,7 @@
 //! Input discovery: files, directories (recursive, `.sgf` in any letter case,
 //! sorted by name at every level so the order is deterministic), archives
 //! (`.zip`, `.tar`, `.tar.gz`, `.tgz`, `.tar.bz2`, `.tar.xz`, `.7z`: their `*.sgf`
-//! entries, in the archive's order, see [`archive`]), `-` for standard input, and path
+//! entries, plain or compressed alone, in the archive's order, see [`archive`]), `-` for standard input, and path
 //! lists. Lazy: directories are read as the walk reaches them, and archives
 //! entry by entry, so memory does not grow with the size of the archive. Problems (a missing path, a
 //! symlink loop, an unreadable directory) become items that report them.
@@ -74,35 +74,39 @@ pub fn named(given: &std::ffi::OsStr, max_size: u64) -> Item {
 
 /// The items of one input already in memory (a row of a Ray or Spark batch):
 /// an archive's `*.sgf` entries when its name says it is one (`.zip`, `.tar`,
-/// `.tar.gz`, ...), else the bytes as one SGF file. Larger than `max_size`:
-/// one item that says so. An entry cut short gives the parts of its games
-/// before the cut and a row, as the walk does.
+/// `.tar.gz`, ...), the text of a compressed game file (`.sgf.gz`, ...), else
+/// the bytes as one SGF file. Larger than `max_size`: one item that says so.
+/// An entry cut short gives the parts of its games before the cut and a row,
+/// as the walk does.
 pub fn items_of_bytes(name: &str, bytes: Vec<u8>, max_size: u64) -> Vec<Item> {
+    let one = |source| {
+        vec![Item {
+            name: name.to_string(),
+            source,
+        }]
+    };
     if bytes.len() as u64 > max_size {
-        let why = InputError::TooLarge { limit: max_size };
-        return vec![Item {
-            name: name.to_string(),
-            source: Source::Broken(why),
-        }];
+        return one(Source::Broken(InputError::TooLarge { limit: max_size }));
     }
-    match archive::kind_of(Path::new(name)) {
-        // An entry cut short gives its games before the cut, as in a walk.
-        Some(kind) => archive::entries_of_bytes(bytes, name, kind, max_size)
-            .into_iter()
-            .flat_map(|item| match item.source {
-                Source::CutShort(bytes, why) => {
-                    let part_bytes = parts::sizes().1.min(max_size);
-                    match parts::cut_short(item.name, bytes, why, part_bytes, max_size) {
-                        Ok(parts) => parts.collect(),
-                        Err(item) => vec![item],
-                    }
+    let items = match archive::kind_of(Path::new(name)) {
+        Some(kind) => archive::entries_of_bytes(bytes, name, kind, max_size),
+        None if is_compressed_game_file(Path::new(name)) => {
+            one(item::decompressed(bytes, max_size))
+        }
+        None => return one(Source::Bytes(bytes)),
+    };
+    // An entry cut short gives its games before the cut, as in a walk.
+    items
+        .into_iter()
+        .flat_map(|item| match item.source {
+            Source::CutShort(bytes, why) => {
+                let part_bytes = parts::sizes().1.min(max_size);
+                match parts::cut_short(item.name, bytes, why, part_bytes, max_size) {
+                    Ok(parts) => parts.collect(),
+                    Err(item) => vec![item],
                 }
-                _ => vec![item],
-            })
-            .collect(),
-        None => vec![Item {
-            name: name.to_string(),
-            source: Source::Bytes(bytes),
-        }],
-    }
+            }
+            _ => vec![item],
+        })
+        .collect()
 }

@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 use std::io::{self, Read, Seek, SeekFrom};
 
-use super::{entry_name, is_archive_name, is_sgf_name, nested, unreadable, Sender};
+use super::{entry_name, is_container_name, is_game_name, nested, unreadable, Sender};
 use crate::input::error::{Action, InputError};
 use crate::input::item::{inflate_cap, read_capped, Source, MAX_RATIO, RATIO_FLOOR};
 
@@ -818,9 +818,17 @@ pub(super) fn read_7z<R: Read + Seek>(mut file: R, name: &str, out: &mut Sender)
     // Entries without data (empty files, directories) come in the archive's
     // order between the ones with data.
     let send_empty = |entry: &Entry, out: &mut Sender| -> bool {
-        entry.kind == Kind::Directory
-            || !is_sgf_name(&entry.name)
-            || out.send(entry_name(name, &entry.name), Source::Bytes(Vec::new()))
+        if entry.kind == Kind::Directory || !is_game_name(&entry.name) {
+            return true;
+        }
+        // An empty compressed game file is no compressed data.
+        let source = if is_container_name(&entry.name) {
+            nested(out, name, &entry.name, io::empty(), 0)
+        } else {
+            None
+        }
+        .unwrap_or(Source::Bytes(Vec::new()));
+        out.send(entry_name(name, &entry.name), source)
     };
     for b in &streams.blocks {
         let packed: u64 = pack_sizes
@@ -852,7 +860,7 @@ pub(super) fn read_7z<R: Read + Seek>(mut file: R, name: &str, out: &mut Sender)
                 // `send_empty` failed: the run stopped.
                 return;
             }
-            let wanted = is_sgf_name(&entry.name) || is_archive_name(&entry.name);
+            let wanted = is_game_name(&entry.name) || is_container_name(&entry.name);
             let source = match (&broken, reader.as_mut()) {
                 (None, Some(r)) => {
                     let mut body = Checked {
@@ -862,10 +870,10 @@ pub(super) fn read_7z<R: Read + Seek>(mut file: R, name: &str, out: &mut Sender)
                     };
                     // A piped entry is sent before it is read: what goes wrong
                     // with it ends it in the pipe, and no row follows.
-                    let piped = wanted && !is_archive_name(&entry.name) && out.pipes(size);
+                    let piped = wanted && !is_container_name(&entry.name) && out.pipes(size);
                     let source = if !wanted {
                         None
-                    } else if is_archive_name(&entry.name) {
+                    } else if is_container_name(&entry.name) {
                         nested(out, name, &entry.name, &mut body, size)
                     } else if piped {
                         let at = entry_name(name, &entry.name);

@@ -21,7 +21,7 @@
 
 use std::io::{self, Read, Seek, SeekFrom};
 
-use super::{entry_name, is_archive_name, is_sgf_name, nested, unreadable, Sender};
+use super::{entry_name, is_container_name, is_sgf_name, nested, unreadable, Sender};
 use crate::input::error::{Action, InputError};
 use crate::input::item::{
     inflate_cap, read_capped, Checked, Deflated, Inflated, Source, MAX_RATIO, RATIO_FLOOR,
@@ -201,8 +201,8 @@ fn entry<R: Read + Seek>(
     name: &str,
     out: &mut Sender,
 ) -> Option<Source> {
-    let archive = is_archive_name(&r.name);
-    if r.is_dir() || !(archive || is_sgf_name(&r.name)) {
+    let container = is_container_name(&r.name);
+    if r.is_dir() || !(container || is_sgf_name(&r.name)) {
         return None;
     }
     let broken = |why: String| Some(Source::Broken(InputError::ZipEntry(why)));
@@ -234,7 +234,7 @@ fn entry<R: Read + Seek>(
         ))));
     }
     let data = (&mut *file).take(r.compressed);
-    if archive {
+    if container {
         return match r.method {
             DEFLATED => nested(
                 out,
