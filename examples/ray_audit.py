@@ -31,7 +31,9 @@ def main() -> None:
         ray.init(num_cpus=a.cpus, include_dashboard=False, log_to_driver=False)
     started = time.perf_counter()
     ds = ray.data.read_binary_files(
-        a.input, include_paths=True, file_extensions=["sgf", "zip", "tar", "gz", "bz2"]
+        a.input,
+        include_paths=True,
+        file_extensions=["sgf", "zip", "tar", "gz", "bz2", "xz", "7z"],
     )
     games = ds.map_batches(
         sgfaudit.audit_batch,
