@@ -245,11 +245,11 @@ fn damaged_archives_are_reported_where_they_are_damaged_and_the_run_goes_on() {
     let whole = tar_gz(&entries);
     fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
     // A zip whose second game uses a compression method sgfaudit does not
-    // decode (bzip2, method 12): that entry is reported, the others audited.
+    // decode (PPMd, method 98): that entry is reported, the others audited.
     let odd = d.join("odd.zip");
     write_zip(&odd, &entries[..3], zip::CompressionMethod::Stored);
     let mut bytes = fs::read(&odd).unwrap();
-    patch_method(&mut bytes, entries[1].0.as_bytes(), 12);
+    patch_method(&mut bytes, entries[1].0.as_bytes(), 98);
     fs::write(&odd, &bytes).unwrap();
     // An archive without a game.
     let empty = d.join("empty.zip");
@@ -362,6 +362,144 @@ fn patch_method(zip: &mut [u8], name: &[u8], method: u16) {
     for at in [local + 8, central + 10] {
         zip[at..at + 2].copy_from_slice(&method.to_le_bytes());
     }
+}
+
+/// One entry of [`zip_by_hand`]: its name, method, general purpose flags,
+/// the bytes as they lie in the archive, and the bytes they unpack to.
+struct ZipEntry<'a> {
+    name: &'a str,
+    method: u16,
+    flags: u16,
+    data: Vec<u8>,
+    plain: &'a [u8],
+}
+
+/// A zip written field by field (APPNOTE 4.3.7, 4.3.12, 4.3.16), for the
+/// methods the zip crate here does not write.
+fn zip_by_hand(entries: &[ZipEntry]) -> Vec<u8> {
+    let (mut out, mut central) = (Vec::new(), Vec::new());
+    for e in entries {
+        let local_at = out.len() as u32;
+        let fields = |sig: &[u8], made_by: bool| {
+            let mut h = sig.to_vec();
+            if made_by {
+                h.extend(20u16.to_le_bytes());
+            }
+            h.extend(63u16.to_le_bytes());
+            h.extend(e.flags.to_le_bytes());
+            h.extend(e.method.to_le_bytes());
+            h.extend([0u8; 4]); // time and date
+            h.extend(crc32fast::hash(e.plain).to_le_bytes());
+            h.extend((e.data.len() as u32).to_le_bytes());
+            h.extend((e.plain.len() as u32).to_le_bytes());
+            h.extend((e.name.len() as u16).to_le_bytes());
+            h.extend(0u16.to_le_bytes()); // extra field
+            h
+        };
+        out.extend(fields(b"PK\x03\x04", false));
+        out.extend(e.name.as_bytes());
+        out.extend(&e.data);
+        central.extend(fields(b"PK\x01\x02", true));
+        // Comment length, disk, internal and external attributes.
+        central.extend([0u8; 10]);
+        central.extend(local_at.to_le_bytes());
+        central.extend(e.name.as_bytes());
+    }
+    let central_at = out.len() as u32;
+    out.extend(&central);
+    out.extend(b"PK\x05\x06");
+    out.extend([0u8; 4]);
+    out.extend((entries.len() as u16).to_le_bytes());
+    out.extend((entries.len() as u16).to_le_bytes());
+    out.extend((central.len() as u32).to_le_bytes());
+    out.extend(central_at.to_le_bytes());
+    out.extend(0u16.to_le_bytes());
+    out
+}
+
+/// A raw LZMA1 stream with the header a zip entry of method 14 begins with
+/// (APPNOTE 5.8.8): version 9.20, 5 bytes of properties (lc 3, lp 0, pb 2,
+/// a 1 MiB dictionary). liblzma ends a raw LZMA1 stream with its end marker,
+/// which the entry's flag bit 1 announces.
+fn zip_lzma(plain: &[u8]) -> Vec<u8> {
+    let mut opts = liblzma::stream::LzmaOptions::new_preset(6).unwrap();
+    opts.dict_size(1 << 20)
+        .literal_context_bits(3)
+        .literal_position_bits(0)
+        .position_bits(2);
+    let mut filters = liblzma::stream::Filters::new();
+    filters.lzma1(&opts);
+    let stream = liblzma::stream::Stream::new_raw_encoder(&filters).unwrap();
+    let mut enc = liblzma::write::XzEncoder::new_stream(Vec::new(), stream);
+    enc.write_all(plain).unwrap();
+    let mut out = vec![9, 20, 5, 0, 3 + 45 * 2];
+    out.extend((1u32 << 20).to_le_bytes());
+    out.extend(enc.finish().unwrap());
+    out
+}
+
+/// Zip entries packed with bzip2 (method 12, as `zip -Z bzip2` and Python's
+/// `ZIP_BZIP2` write them), LZMA (14, Python's `ZIP_LZMA`, 7-Zip) and xz
+/// (95) are read: each gives the row of the plain file. One of Zstandard
+/// (93), one whose LZMA header is not LZMA 1's, and a bzip2 entry whose bytes
+/// are not bzip2 data are rows that say so; the entries after them are read.
+#[test]
+fn zip_entries_packed_with_bzip2_lzma_and_xz_are_read() {
+    let d = scratch("zip-methods");
+    let game = fs::read(root().join("corpus/rules/ko-immediate.sgf")).unwrap();
+    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    bz.write_all(&game).unwrap();
+    let bz = bz.finish().unwrap();
+    let mut bad_lzma = zip_lzma(&game);
+    bad_lzma[2] = 4;
+    let entry = |name, method, flags, data| ZipEntry {
+        name,
+        method,
+        flags,
+        data,
+        plain: &game,
+    };
+    let zip = zip_by_hand(&[
+        entry("1-stored.sgf", 0, 0, game.clone()),
+        entry("2-bzip2.sgf", 12, 0, bz.clone()),
+        entry("3-lzma.sgf", 14, 2, zip_lzma(&game)),
+        entry("4-xz.sgf", 95, 0, xz(&game)),
+        entry("5-zstd.sgf", 93, 0, game.clone()),
+        entry("6-bad-lzma.sgf", 14, 2, bad_lzma),
+        entry("7-not-bzip2.sgf", 12, 0, game.clone()),
+        entry("8-bzip2.sgf", 12, 0, bz),
+    ]);
+    let path = d.join("methods.zip");
+    fs::write(&path, zip).unwrap();
+    let (_, rows) = jsonl(&[path.to_str().unwrap()]);
+    assert_eq!(rows.len(), 8);
+    let plain = without_name(rows[0].clone(), "");
+    assert_eq!(plain["status"], "ok");
+    assert_eq!(plain["moves"], 10, "the record holds ten moves");
+    for i in [1, 2, 3, 7] {
+        assert_eq!(
+            without_name(rows[i].clone(), ""),
+            plain,
+            "{}",
+            rows[i]["file"]
+        );
+    }
+    let error = |i: usize| rows[i]["error"].as_str().unwrap_or("").to_string();
+    assert_eq!(
+        error(4),
+        "cannot read this entry of the zip archive: compression method 93 is not read \
+         (stored, deflated, bzip2, LZMA and xz entries are)"
+    );
+    assert_eq!(
+        error(5),
+        "cannot read this entry of the zip archive: its LZMA header is not one of LZMA 1"
+    );
+    assert!(
+        error(6).starts_with("cannot unpack the entry:"),
+        "{}",
+        error(6)
+    );
+    let _ = fs::remove_dir_all(&d);
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {

@@ -12,7 +12,7 @@
 //! so memory stays flat however many entries the archive holds. Entries that
 //! repeat a name are all read (the later ones named `NAME#2`, ...).
 //!
-//! Stored and deflated entries are read; a deflated game entry is handed over
+//! Stored, deflated, bzip2, LZMA and xz entries are read; a deflated game entry is handed over
 //! as it lies in the archive ([`Source::Deflated`]) and inflated by the worker
 //! that audits it, and one larger than a collection read whole is piped to
 //! the walk as it is inflated (`pipe.rs`). No entry yields more than its
@@ -25,6 +25,7 @@ use super::{entry_name, is_container_name, is_sgf_name, nested, unreadable, Send
 use crate::input::error::{Action, InputError};
 use crate::input::item::{
     inflate_cap, read_capped, Checked, Deflated, Inflated, Source, MAX_RATIO, RATIO_FLOOR,
+    XZ_MEMLIMIT,
 };
 use crate::input::names::escape_name;
 
@@ -41,9 +42,12 @@ const END_LEN: u64 = 22;
 const CENTRAL_LEN: usize = 46;
 const LOCAL_LEN: u64 = 30;
 
-/// Stored (0) and deflated (8): the methods read.
+/// The methods read (APPNOTE 4.4.5): stored, deflated, bzip2, LZMA and xz.
 const STORED: u16 = 0;
 const DEFLATED: u16 = 8;
+const BZIP2: u16 = 12;
+const LZMA: u16 = 14;
+const XZ: u16 = 95;
 
 /// Records read from the directory at a time (with their names) before their
 /// entries are read.
@@ -209,9 +213,9 @@ fn entry<R: Read + Seek>(
     if r.encrypted() {
         return broken("the entry is encrypted".into());
     }
-    if r.method != STORED && r.method != DEFLATED {
+    if ![STORED, DEFLATED, BZIP2, LZMA, XZ].contains(&r.method) {
         return broken(format!(
-            "compression method {} is not read (only stored and deflated entries are)",
+            "compression method {} is not read (stored, deflated, bzip2, LZMA and xz entries are)",
             r.method
         ));
     }
@@ -233,38 +237,11 @@ fn entry<R: Read + Seek>(
             RATIO_FLOOR >> 20
         ))));
     }
-    let data = (&mut *file).take(r.compressed);
-    if container {
-        return match r.method {
-            DEFLATED => nested(
-                out,
-                name,
-                &r.name,
-                Inflated::inflating(data, r.size, r.crc32),
-                r.size,
-            ),
-            _ => nested(
-                out,
-                name,
-                &r.name,
-                Checked::new(data, r.size, r.crc32),
-                r.size,
-            ),
-        };
-    }
-    if out.pipes(r.size) {
-        // Sent as it is read; were the walk gone, the next send says so.
-        let at = entry_name(name, &r.name);
-        match r.method {
-            DEFLATED => out.game(at, Inflated::inflating(data, r.size, r.crc32), r.size),
-            _ => out.game(at, Checked::new(data, r.size, r.crc32), r.size),
-        };
-        return None;
-    }
+    let mut data = (&mut *file).take(r.compressed);
     let handed_over =
         r.method == DEFLATED && r.size <= out.max_entry && r.compressed <= out.max_entry;
-    Some(match r.method {
-        DEFLATED if handed_over => {
+    if handed_over && !container && !out.pipes(r.size) {
+        return Some(
             match read_capped(data, r.compressed, r.compressed, Action::Read) {
                 Ok(raw) => Source::Deflated(Deflated {
                     raw,
@@ -273,10 +250,75 @@ fn entry<R: Read + Seek>(
                 }),
                 Err(InputError::Io(_, e)) => Source::Broken(InputError::Unpack(e)),
                 Err(e) => Source::Broken(e),
-            }
+            },
+        );
+    }
+    if r.method == LZMA && r.size > out.max_entry {
+        // Refused before its decoder allocates a dictionary for it.
+        return Some(Source::Broken(InputError::EntryTooLarge {
+            limit: out.max_entry,
+        }));
+    }
+    let unpacked = match unpacked(&mut data, r) {
+        Ok(unpacked) => unpacked,
+        Err(why) => return broken(why),
+    };
+    if container {
+        return nested(out, name, &r.name, unpacked, r.size);
+    }
+    if out.pipes(r.size) {
+        // Sent as it is read; were the walk gone, the next send says so.
+        out.game(entry_name(name, &r.name), unpacked, r.size);
+        return None;
+    }
+    Some(out.read(unpacked, r.size))
+}
+
+/// An entry's bytes as they are unpacked by its method, checked against its
+/// declared size and CRC-32 ([`Checked`]). An LZMA entry's data begin with
+/// the LZMA SDK's version (2 bytes), the properties' length (2 bytes: 5)
+/// and the properties (APPNOTE 5.8.8): `lc`, `lp` and `pb` in one byte, then
+/// the dictionary size, taken no larger than the entry (no match reaches
+/// further back) so a header cannot make the decoder allocate more.
+fn unpacked<'a>(mut data: impl Read + 'a, r: &Record) -> Result<Box<dyn Read + 'a>, String> {
+    let checked = |inner: Box<dyn Read + 'a>| -> Box<dyn Read + 'a> {
+        Box::new(Checked::new(inner, r.size, r.crc32))
+    };
+    Ok(match r.method {
+        STORED => checked(Box::new(data)),
+        DEFLATED => Box::new(Inflated::inflating(data, r.size, r.crc32)),
+        BZIP2 => checked(Box::new(bzip2::read::BzDecoder::new(data))),
+        XZ => {
+            let stream = liblzma::stream::Stream::new_stream_decoder(XZ_MEMLIMIT, 0)
+                .map_err(|e| format!("the xz decoder refused: {e}"))?;
+            checked(Box::new(liblzma::read::XzDecoder::new_stream(data, stream)))
         }
-        DEFLATED => out.read(Inflated::inflating(data, r.size, r.crc32), r.size),
-        _ => out.read(Checked::new(data, r.size, r.crc32), r.size),
+        LZMA => {
+            let mut head = [0u8; 9];
+            data.read_exact(&mut head)
+                .map_err(|e| format!("its LZMA header cannot be read: {e}"))?;
+            let props = u16::from_le_bytes([head[2], head[3]]);
+            let p = u32::from(head[4]);
+            if props != 5 || p >= 9 * 5 * 5 {
+                return Err("its LZMA header is not one of LZMA 1".into());
+            }
+            let dict = u32::from_le_bytes([head[5], head[6], head[7], head[8]]);
+            let dict = u64::from(dict).min(r.size).max(4096) as u32;
+            let mut options = liblzma::stream::LzmaOptions::new();
+            options
+                .dict_size(dict)
+                .literal_context_bits(p % 9)
+                .literal_position_bits(p / 9 % 5)
+                .position_bits(p / 45);
+            let mut filters = liblzma::stream::Filters::new();
+            filters.lzma1(&options);
+            let stream = liblzma::stream::Stream::new_raw_decoder(&filters)
+                .map_err(|e| format!("the LZMA decoder refused: {e}"))?;
+            // Without an end marker the stream ends with the entry's bytes.
+            let decoded = liblzma::read::XzDecoder::new_stream(data, stream).take(r.size);
+            checked(Box::new(decoded))
+        }
+        method => return Err(format!("compression method {method} is not read")),
     })
 }
 
