@@ -33,7 +33,7 @@ def main() -> None:
     ds = ray.data.read_binary_files(
         a.input,
         include_paths=True,
-        file_extensions=["sgf", "zip", "tar", "gz", "bz2", "xz", "7z"],
+        file_extensions=["sgf", "sgfs", "zip", "tar", "gz", "bz2", "xz", "7z"],
     )
     games = ds.map_batches(
         sgfaudit.audit_batch,

@@ -291,7 +291,7 @@ fn damaged_archives_are_reported_where_they_are_damaged_and_the_run_goes_on() {
 
     let e = status(empty.to_str().unwrap());
     assert_eq!(e.len(), 1);
-    assert!(e[0].1.contains("no *.sgf entry"), "{e:?}");
+    assert!(e[0].1.contains("holds no *.sgf or *.sgfs entry"), "{e:?}");
 
     assert_eq!(status(game.to_str().unwrap())[0].0, "ok");
     let _ = fs::remove_dir_all(&d);
@@ -627,6 +627,65 @@ fn compressed_game_entries_in_archives_are_read_like_such_files() {
             "{a}: the rows of the same files in a directory"
         );
     }
+    let _ = fs::remove_dir_all(&d);
+}
+
+/// KataGo's `selfplay` and `match` write their games as `*.sgfs` files, a
+/// game a line: such a file is a game file like `*.sgf`, in a directory
+/// (any letter case), compressed alone and inside an archive. Three
+/// one-line records of corpus/rules in one `.sgfs` give three games with
+/// the moves their text holds and the illegal move each is written for.
+#[test]
+fn katago_sgfs_collections_are_game_files() {
+    let d = scratch("sgfs");
+    let names = ["ko-immediate", "ko-pass", "occupied"];
+    let records: Vec<Vec<u8>> = names
+        .iter()
+        .map(|n| fs::read(root().join(format!("corpus/rules/{n}.sgf"))).unwrap())
+        .collect();
+    let moves: Vec<usize> = records
+        .iter()
+        .map(|r| {
+            let text = String::from_utf8_lossy(r);
+            text.matches(";B[").count() + text.matches(";W[").count()
+        })
+        .collect();
+    let mut sgfs = Vec::new();
+    for r in &records {
+        assert!(!r.trim_ascii().contains(&b'\n'), "a game a line");
+        sgfs.extend_from_slice(r.trim_ascii());
+        sgfs.push(b'\n');
+    }
+    let dir = d.join("selfplay");
+    fs::create_dir(&dir).unwrap();
+    fs::write(dir.join("A1.sgfs"), &sgfs).unwrap();
+    fs::write(dir.join("B2.SGFS"), &sgfs).unwrap();
+    fs::write(dir.join("C3.sgfs.gz"), gzip(&sgfs)).unwrap();
+    fs::write(
+        dir.join("D4.tar.gz"),
+        tar_gz(&[("sgfs/E5.sgfs".to_string(), sgfs.clone())]),
+    )
+    .unwrap();
+    let (_, rows) = jsonl(&[dir.to_str().unwrap()]);
+    let files = ["A1.sgfs", "B2.SGFS", "C3.sgfs.gz", "D4.tar.gz!sgfs/E5.sgfs"];
+    assert_eq!(rows.len(), files.len() * names.len());
+    for (i, r) in rows.iter().enumerate() {
+        let (file, game) = (files[i / names.len()], i % names.len());
+        assert!(r["file"].as_str().unwrap().ends_with(file), "{}", r["file"]);
+        assert_eq!(r["game"], game);
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["moves"], moves[game], "{file} game {game}");
+    }
+    let codes = |game: usize| -> Vec<String> {
+        rows[game]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(codes(0).contains(&"R404".to_string()), "{:?}", codes(0));
+    assert!(codes(2).contains(&"R401".to_string()), "{:?}", codes(2));
     let _ = fs::remove_dir_all(&d);
 }
 

@@ -12,7 +12,7 @@
 //! that inflating runs on every thread, not on the reader's alone. A game
 //! entry larger than a collection read whole, of any kind of archive, is
 //! piped to the walk as it is unpacked ([`Handed::Piped`], `pipe.rs`), to be
-//! cut into parts. Only entries named `*.sgf` (any letter case) are games, and
+//! cut into parts. Only entries named `*.sgf` or `*.sgfs` (any letter case) are games, and
 //! entries named `*.sgf.gz`, `*.sgf.bz2` or `*.sgf.xz`, decompressed in memory
 //! on the reader thread under the caps of such a file on disk; the rest are
 //! skipped, as in a directory walk. A damaged archive or entry becomes
@@ -164,8 +164,10 @@ pub fn entry_name(archive: &str, entry: &str) -> String {
     format!("{archive}!{entry}")
 }
 
+/// A game file: `*.sgf`, or KataGo's `*.sgfs` (a game a line).
 fn is_sgf_name(entry: &str) -> bool {
-    entry.to_ascii_lowercase().ends_with(".sgf")
+    let lower = entry.to_ascii_lowercase();
+    lower.ends_with(".sgf") || lower.ends_with(".sgfs")
 }
 
 /// A game file compressed on its own (`.sgf.gz`, `.sgf.bz2`, `.sgf.xz`).

@@ -67,7 +67,7 @@ pub enum InputError {
     /// A tar stream damaged or cut short: nothing after this point is found.
     #[error("the archive is damaged or cut short from here on: {0}")]
     Damaged(String),
-    #[error("the archive holds no *.sgf entry, plain or compressed")]
+    #[error("the archive holds no *.sgf or *.sgfs entry, plain or compressed")]
     NoGames,
     /// A name `ARCHIVE!ENTRY` whose archive has no such entry.
     #[error("the archive holds no entry of that name")]
@@ -86,7 +86,7 @@ pub enum InputError {
     /// archive, an archive inside an archive).
     #[error("skipped: {0}")]
     Skipped(String),
-    #[error("the directory holds no *.sgf file and no archive")]
+    #[error("the directory holds no *.sgf or *.sgfs file and no archive")]
     EmptyDirectory,
     /// An archive built to exhaust memory: overlapping entries, or an entry
     /// that inflates far beyond any game record.

@@ -40,18 +40,29 @@ fn unread_format(p: &Path) -> Option<&'static str> {
         .map(|(_, why)| why)
 }
 
+/// The extensions of game files: SGF, and the collections KataGo's `selfplay`
+/// and `match` write (`*.sgfs`, a game a line).
+const GAME_EXTENSIONS: [&str; 2] = ["sgf", "sgfs"];
+
 /// A game file compressed on its own: read through its decompressor.
 pub(crate) fn is_compressed_sgf(p: &Path) -> bool {
     let name = p
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    name.ends_with(".sgf.gz") || name.ends_with(".sgf.bz2") || name.ends_with(".sgf.xz")
+    [".gz", ".bz2", ".xz"].iter().any(|c| {
+        name.strip_suffix(c)
+            .and_then(|stem| stem.rsplit_once('.'))
+            .is_some_and(|(_, ext)| GAME_EXTENSIONS.contains(&ext))
+    })
 }
 
 fn is_sgf(p: &Path) -> bool {
-    p.extension()
-        .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case("sgf"))
+    p.extension().is_some_and(|e| {
+        GAME_EXTENSIONS
+            .iter()
+            .any(|x| e.to_string_lossy().eq_ignore_ascii_case(x))
+    })
 }
 
 /// Identity of a directory, to detect symlink loops.
