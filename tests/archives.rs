@@ -447,9 +447,7 @@ fn zip_lzma(plain: &[u8]) -> Vec<u8> {
 fn zip_entries_packed_with_bzip2_lzma_and_xz_are_read() {
     let d = scratch("zip-methods");
     let game = fs::read(root().join("corpus/rules/ko-immediate.sgf")).unwrap();
-    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
-    bz.write_all(&game).unwrap();
-    let bz = bz.finish().unwrap();
+    let bz = bz2(&game);
     let mut bad_lzma = zip_lzma(&game);
     bad_lzma[2] = 4;
     let entry = |name, method, flags, data| ZipEntry {
@@ -508,6 +506,12 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
     gz.finish().unwrap()
 }
 
+fn bz2(bytes: &[u8]) -> Vec<u8> {
+    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    bz.write_all(bytes).unwrap();
+    bz.finish().unwrap()
+}
+
 /// `.sgf.gz` and `.sgf.bz2` files are the games they hold; one that is not
 /// compressed data, one cut short and one that inflates past the size limit
 /// are error rows that say so, in place.
@@ -517,9 +521,7 @@ fn compressed_game_files_are_read_through_their_decompressor() {
     let game = fs::read(root().join("corpus/rules/ko-immediate.sgf")).unwrap();
     fs::write(d.join("1.sgf"), &game).unwrap();
     fs::write(d.join("2.SGF.GZ"), gzip(&game)).unwrap();
-    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
-    bz.write_all(&game).unwrap();
-    fs::write(d.join("3.sgf.bz2"), bz.finish().unwrap()).unwrap();
+    fs::write(d.join("3.sgf.bz2"), bz2(&game)).unwrap();
     fs::write(d.join("4-not-compressed.sgf.gz"), &game).unwrap();
     fs::write(d.join("5-cut.sgf.gz"), &gzip(&game)[..30]).unwrap();
     let mut big = b"(;GM[1]C[".to_vec();
@@ -554,15 +556,13 @@ fn compressed_game_files_are_read_through_their_decompressor() {
 fn compressed_game_entries_in_archives_are_read_like_such_files() {
     let d = scratch("arc-sgf-gz");
     let game = fs::read(root().join("corpus/rules/ko-immediate.sgf")).unwrap();
-    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
-    bz.write_all(&game).unwrap();
     let mut big = b"(;GM[1]C[".to_vec();
     big.resize(3 << 20, b'x');
     big.extend_from_slice(b"])");
     let files: Vec<(String, Vec<u8>)> = [
         ("1.sgf", game.clone()),
         ("2.SGF.GZ", gzip(&game)),
-        ("3.sgf.bz2", bz.finish().unwrap()),
+        ("3.sgf.bz2", bz2(&game)),
         ("4.sgf.xz", xz(&game)),
         ("5-not-compressed.sgf.gz", game.clone()),
         ("6-cut.sgf.gz", gzip(&game)[..30].to_vec()),
