@@ -64,11 +64,10 @@ impl GameError {
             GameError::Unreadable(e) => e.kind(),
             GameError::NoGame(NoGame::Empty) => "empty-file",
             GameError::NoGame(NoGame::NotSgf) => "not-sgf",
-            GameError::NoRecord(
-                NoRecord::Rectangular(..)
-                | NoRecord::SizeOutOfRange(_)
-                | NoRecord::SizeNotANumber(_),
-            ) => "bad-size",
+            GameError::NoRecord(NoRecord::Rectangular(..)) => "rectangular-board",
+            GameError::NoRecord(NoRecord::SizeOutOfRange(_) | NoRecord::SizeNotANumber(_)) => {
+                "bad-size"
+            }
             GameError::NoRecord(NoRecord::NotGo(_) | NoRecord::NotGoOrUnparsable) => "not-go",
             GameError::NoRecord(NoRecord::Unparsable) => "unparsable",
             GameError::NoRecord(

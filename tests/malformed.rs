@@ -29,7 +29,7 @@ const EXPECT: &[(&str, bool, &[&str])] = &[
     ("root-only.sgf", true, &[]),
     ("size-0.sgf", false, &["P301"]),
     ("size-1.sgf", true, &["R403"]),
-    ("size-19x13.sgf", false, &["P301"]),
+    ("size-19x13.sgf", false, &["P309"]),
     ("size-2.sgf", true, &[]),
     ("size-25.sgf", true, &[]),
     ("size-52.sgf", true, &[]),

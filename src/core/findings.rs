@@ -68,7 +68,7 @@ codes! {
     LongValueCut = "S212", "long-value-cut", Warning, "A value of a property sgfaudit reads (a move, setup, a player's name, RE, ...) is longer than 64 KiB; only its first KiB was read.";
     LongIdentifierCut = "S213", "long-identifier-cut", Warning, "A property identifier is longer than 64 KiB (no property has such a name); only its first KiB was kept, so that the game can be read.";
     // P: properties
-    BadSize = "P301", "bad-size", Error, "SZ is not a whole number in 1..=52, or the board is rectangular (unsupported).";
+    BadSize = "P301", "bad-size", Error, "SZ is not a whole number in 1..=52.";
     NotGo = "P302", "not-go", Error, "GM says this is not a game of Go.";
     BadMoveValue = "P303", "bad-move-value", Error, "A move or setup value is not a point (e.g. `B[1]`).";
     TwoMovesInNode = "P304", "two-moves-in-node", Warning, "One node holds both a B and a W move; both were played, B first.";
@@ -76,6 +76,7 @@ codes! {
     BadPropertyValue = "P306", "bad-property-value", Warning, "A game-info value (KM, HA, PL, ...) is malformed and was ignored.";
     DuplicateProperty = "P307", "duplicate-property", Warning, "A property appears twice in one node (moves are all played, in order; for game info the last value counts).";
     UnusualFileFormat = "P308", "unusual-file-format", Info, "FF names a version other than 1-4.";
+    RectangularBoard = "P309", "rectangular-board", Warning, "The board is rectangular (SZ[columns:rows], valid SGF, as KataGo's self-play writes some games); sgfaudit replays square boards only, so the game is not audited.";
     // R: rule violations (per ruleset)
     Occupied = "R401", "occupied", Error, "A stone was played on an occupied point.";
     OffBoard = "R402", "off-board", Error, "A stone was played outside the board.";
@@ -144,7 +145,7 @@ impl Code {
             Code::KomiScaled | Code::KomiUnwritten => Some("KM"),
             Code::HandicapMismatch => Some("HA"),
             Code::UnusualFileFormat => Some("FF"),
-            Code::BadSize => Some("SZ"),
+            Code::BadSize | Code::RectangularBoard => Some("SZ"),
             Code::NotGo => Some("GM"),
             Code::CharsetUnknownLabel | Code::CharsetWrongLabel => Some("CA"),
             _ => None,

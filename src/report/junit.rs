@@ -6,8 +6,8 @@
 //! one `<testcase>` per game. A game with a finding at or above the run's
 //! `--fail-on` severity fails (`<failure>`), so the report fails exactly
 //! the games that make the exit status 1; a game that could not be audited
-//! is an `<error>` (an input skipped on purpose `<skipped>`, unless its
-//! warning is at `--fail-on`); every finding of a game is
+//! is an `<error>` (an input skipped on purpose, or a game on a rectangular
+//! board, `<skipped>`, unless its warning is at `--fail-on`); every finding of a game is
 //! listed in its failure or error, or, for a game that passes, in its
 //! `<system-out>`. Test cases are written as they come, so memory does not
 //! grow with the run; for that the suites carry no `tests` or `failures`
@@ -17,7 +17,7 @@ use std::io::{self, Write};
 
 use super::diagram::{escape, escape_attribute};
 use super::{Reporter, Summary};
-use crate::audit::{FileInfo, GameError, GameReport, Status};
+use crate::audit::{FileInfo, GameReport, Status};
 use crate::core::findings::{Code, Finding, Severity};
 
 /// One finding as a line of a test case's text: its code, name and
@@ -113,9 +113,13 @@ impl<W: Write> Reporter for JunitReporter<W> {
             None => Vec::new(),
         };
         match &game.status {
-            // Skipped on purpose, unless `--fail-on` makes that a failure.
-            Status::Error(GameError::Unreadable(why))
-                if game.findings.iter().any(|f| f.code == Code::SkippedInput)
+            // Skipped on purpose (an input of a kind not read, a board not
+            // replayed), unless `--fail-on` makes that a failure.
+            Status::Error(why)
+                if game
+                    .findings
+                    .iter()
+                    .any(|f| matches!(f.code, Code::SkippedInput | Code::RectangularBoard))
                     && failing.is_empty() =>
             {
                 write!(

@@ -72,9 +72,8 @@ impl NoRecord {
     /// The finding that reports it.
     pub fn code(&self) -> Code {
         match self {
-            NoRecord::Rectangular(..)
-            | NoRecord::SizeOutOfRange(_)
-            | NoRecord::SizeNotANumber(_) => Code::BadSize,
+            NoRecord::Rectangular(..) => Code::RectangularBoard,
+            NoRecord::SizeOutOfRange(_) | NoRecord::SizeNotANumber(_) => Code::BadSize,
             NoRecord::NotGo(_) | NoRecord::NotGoOrUnparsable => Code::NotGo,
             NoRecord::Unparsable
             | NoRecord::NoNode
