@@ -76,7 +76,7 @@ codes! {
     BadPropertyValue = "P306", "bad-property-value", Warning, "A game-info value (KM, HA, PL, ...) is malformed and was ignored.";
     DuplicateProperty = "P307", "duplicate-property", Warning, "A property appears twice in one node (moves are all played, in order; for game info the last value counts).";
     UnusualFileFormat = "P308", "unusual-file-format", Info, "FF names a version other than 1-4.";
-    RectangularBoard = "P309", "rectangular-board", Warning, "The board is rectangular (SZ[columns:rows], valid SGF, as KataGo's self-play writes some games); sgfaudit replays square boards only, so the game is not audited.";
+    RectangularBoard = "P309", "rectangular-board", Warning, "The board is rectangular (`SZ[columns:rows]`, valid SGF, as KataGo's self-play writes some games); sgfaudit replays square boards only, so the game is not audited.";
     // R: rule violations (per ruleset)
     Occupied = "R401", "occupied", Error, "A stone was played on an occupied point.";
     OffBoard = "R402", "off-board", Error, "A stone was played outside the board.";
