@@ -12,11 +12,12 @@
 //! that inflating runs on every thread, not on the reader's alone. A game
 //! entry larger than a collection read whole, of any kind of archive, is
 //! piped to the walk as it is unpacked ([`Handed::Piped`], `pipe.rs`), to be
-//! cut into parts. Only entries named `*.sgf` or `*.sgfs` (any letter case) are games, and
-//! entries named `*.sgf.gz`, `*.sgf.bz2` or `*.sgf.xz`, decompressed in memory
-//! on the reader thread under the caps of such a file on disk; the rest are
-//! skipped, as in a directory walk. A damaged archive or entry becomes
-//! an input that reports what is wrong and where, never a silent gap.
+//! cut into parts. Only entries named `*.sgf` or `*.sgfs` (any letter case)
+//! are games, and the same compressed alone (`*.sgf.gz`, `*.sgf.bz2`,
+//! `*.sgf.xz`, ...), decompressed in memory on the reader thread under the
+//! caps of such a file on disk; the rest are skipped, as in a directory walk.
+//! A damaged archive or entry becomes an input that reports what is wrong
+//! and where, never a silent gap.
 
 use std::fs::File;
 use std::io::{self, BufReader, Read};
@@ -170,7 +171,26 @@ fn is_sgf_name(entry: &str) -> bool {
     lower.ends_with(".sgf") || lower.ends_with(".sgfs")
 }
 
-/// A game file compressed on its own (`.sgf.gz`, `.sgf.bz2`, `.sgf.xz`).
+/// LZMA options for a dictionary of `dict` bytes (at least liblzma's
+/// smallest) and, for LZMA1, its properties byte `lc + 9 * (lp + 5 * pb)`,
+/// as 7z blocks and zip entries write it; `None` when that byte is out of
+/// range.
+fn lzma_options(dict: u64, lclppb: Option<u8>) -> Option<liblzma::stream::LzmaOptions> {
+    let mut options = liblzma::stream::LzmaOptions::new();
+    options.dict_size(u32::try_from(dict.max(4096)).unwrap_or(u32::MAX));
+    if let Some(p) = lclppb.map(u32::from) {
+        if p >= 9 * 5 * 5 {
+            return None;
+        }
+        options
+            .literal_context_bits(p % 9)
+            .literal_position_bits(p / 9 % 5)
+            .position_bits(p / 45);
+    }
+    Some(options)
+}
+
+/// A game file compressed on its own (`.sgf.gz`, `.sgfs.bz2`, ...).
 fn is_compressed_game_name(entry: &str) -> bool {
     super::is_compressed_game_file(Path::new(entry))
 }

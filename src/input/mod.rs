@@ -1,8 +1,9 @@
-//! Input discovery: files, directories (recursive, `.sgf` and KataGo's `.sgfs` in any letter case,
-//! sorted by name at every level so the order is deterministic), archives
-//! (`.zip`, `.tar`, `.tar.gz`, `.tgz`, `.tar.bz2`, `.tar.xz`, `.7z`: their `*.sgf`
-//! and `*.sgfs` entries, plain or compressed alone, in the archive's order, see [`archive`]), `-` for standard input, and path
-//! lists. Lazy: directories are read as the walk reaches them, and archives
+//! Input discovery: files, directories (recursive, `.sgf` and KataGo's
+//! `.sgfs` in any letter case, sorted by name at every level so the order is
+//! deterministic), archives (`.zip`, `.tar`, `.tar.gz`, `.tgz`, `.tar.bz2`,
+//! `.tar.xz`, `.7z`: their `*.sgf` and `*.sgfs` entries, plain or compressed
+//! alone, in the archive's order, see [`archive`]), `-` for standard input,
+//! and path lists. Lazy: directories are read as the walk reaches them, and archives
 //! entry by entry, so memory does not grow with the size of the archive. Problems (a missing path, a
 //! symlink loop, an unreadable directory) become items that report them.
 

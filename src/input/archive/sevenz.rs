@@ -17,7 +17,9 @@
 use std::borrow::Cow;
 use std::io::{self, Read, Seek, SeekFrom};
 
-use super::{entry_name, is_container_name, is_game_name, nested, unreadable, Sender};
+use super::{
+    entry_name, is_container_name, is_game_name, lzma_options, nested, unreadable, Sender,
+};
 use crate::input::error::{Action, InputError};
 use crate::input::item::{inflate_cap, read_capped, Source, MAX_RATIO, RATIO_FLOOR};
 
@@ -631,22 +633,14 @@ fn decoder<'a>(b: &Block, packed: impl Read + 'a) -> Result<Box<dyn Read + 'a>, 
     };
     let lzma = |two: bool| -> Result<liblzma::stream::Stream, InputError> {
         let dict = dictionary(coder).ok_or_else(unsupported)?;
-        // At least liblzma's smallest dictionary; the bound is checked in `refused`.
-        let dict = dict.min(b.unpacked()).max(4096) as u32;
-        let mut options = liblzma::stream::LzmaOptions::new();
-        options.dict_size(dict);
+        // The bound is checked in `refused`.
+        let dict = dict.min(b.unpacked());
+        let lclppb = (!two).then(|| coder.properties[0]);
+        let options = lzma_options(dict, lclppb).ok_or_else(unsupported)?;
         let mut filters = liblzma::stream::Filters::new();
         if two {
             filters.lzma2(&options);
         } else {
-            let p = u32::from(coder.properties[0]);
-            if p >= 9 * 5 * 5 {
-                return Err(unsupported());
-            }
-            options
-                .literal_context_bits(p % 9)
-                .literal_position_bits(p / 9 % 5)
-                .position_bits(p / 45);
             filters.lzma1(&options);
         }
         liblzma::stream::Stream::new_raw_decoder(&filters)

@@ -12,16 +12,16 @@
 //! so memory stays flat however many entries the archive holds. Entries that
 //! repeat a name are all read (the later ones named `NAME#2`, ...).
 //!
-//! Stored, deflated, bzip2, LZMA and xz entries are read; a deflated game entry is handed over
-//! as it lies in the archive ([`Source::Deflated`]) and inflated by the worker
-//! that audits it, and one larger than a collection read whole is piped to
-//! the walk as it is inflated (`pipe.rs`). No entry yields more than its
+//! Stored, deflated, bzip2, LZMA and xz entries are read; a deflated game
+//! entry is handed over as it lies in the archive ([`Source::Deflated`]) and
+//! inflated by the worker that audits it, and one larger than a collection
+//! read whole is piped to the walk as it is unpacked (`pipe.rs`). No entry yields more than its
 //! declared size, and every entry's CRC-32 is checked. An encrypted entry or
 //! another method gets a row that says so.
 
 use std::io::{self, Read, Seek, SeekFrom};
 
-use super::{entry_name, is_container_name, is_sgf_name, nested, unreadable, Sender};
+use super::{entry_name, is_container_name, is_sgf_name, lzma_options, nested, unreadable, Sender};
 use crate::input::error::{Action, InputError};
 use crate::input::item::{
     inflate_cap, read_capped, Checked, Deflated, Inflated, Source, MAX_RATIO, RATIO_FLOOR,
@@ -297,19 +297,11 @@ fn unpacked<'a>(mut data: impl Read + 'a, r: &Record) -> Result<Box<dyn Read + '
             let mut head = [0u8; 9];
             data.read_exact(&mut head)
                 .map_err(|e| format!("its LZMA header cannot be read: {e}"))?;
-            let props = u16::from_le_bytes([head[2], head[3]]);
-            let p = u32::from(head[4]);
-            if props != 5 || p >= 9 * 5 * 5 {
-                return Err("its LZMA header is not one of LZMA 1".into());
-            }
             let dict = u32::from_le_bytes([head[5], head[6], head[7], head[8]]);
-            let dict = u64::from(dict).min(r.size).max(4096) as u32;
-            let mut options = liblzma::stream::LzmaOptions::new();
-            options
-                .dict_size(dict)
-                .literal_context_bits(p % 9)
-                .literal_position_bits(p / 9 % 5)
-                .position_bits(p / 45);
+            let options = (u16::from_le_bytes([head[2], head[3]]) == 5)
+                .then(|| lzma_options(u64::from(dict).min(r.size), Some(head[4])))
+                .flatten()
+                .ok_or("its LZMA header is not one of LZMA 1")?;
             let mut filters = liblzma::stream::Filters::new();
             filters.lzma1(&options);
             let stream = liblzma::stream::Stream::new_raw_decoder(&filters)
