@@ -441,8 +441,10 @@ fn zip_lzma(plain: &[u8]) -> Vec<u8> {
 /// Zip entries packed with bzip2 (method 12, as `zip -Z bzip2` and Python's
 /// `ZIP_BZIP2` write them), LZMA (14, Python's `ZIP_LZMA`, 7-Zip) and xz
 /// (95) are read: each gives the row of the plain file. One of Zstandard
-/// (93), one whose LZMA header is not LZMA 1's, and a bzip2 entry whose bytes
-/// are not bzip2 data are rows that say so; the entries after them are read.
+/// (93), one whose LZMA header is not LZMA 1's, a bzip2 entry whose bytes
+/// are not bzip2 data, and an LZMA entry of 160 MiB whose header asks for a
+/// 1 GiB dictionary (more than the 128 MiB a 7z block may have) are rows
+/// that say so; the entries after them are read.
 #[test]
 fn zip_entries_packed_with_bzip2_lzma_and_xz_are_read() {
     let d = scratch("zip-methods");
@@ -450,6 +452,11 @@ fn zip_entries_packed_with_bzip2_lzma_and_xz_are_read() {
     let bz = bz2(&game);
     let mut bad_lzma = zip_lzma(&game);
     bad_lzma[2] = 4;
+    // A 1 GiB dictionary, then 8 MiB of data: enough for 160 MiB unpacked
+    // (twenty times), which its headers will claim.
+    let mut huge_dictionary = zip_lzma(&game)[..9].to_vec();
+    huge_dictionary[5..9].copy_from_slice(&(1u32 << 30).to_le_bytes());
+    huge_dictionary.resize(9 + (8 << 20), 0);
     let entry = |name, method, flags, data| ZipEntry {
         name,
         method,
@@ -466,11 +473,17 @@ fn zip_entries_packed_with_bzip2_lzma_and_xz_are_read() {
         entry("6-bad-lzma.sgf", 14, 2, bad_lzma),
         entry("7-not-bzip2.sgf", 12, 0, game.clone()),
         entry("8-bzip2.sgf", 12, 0, bz),
+        entry("9-huge-dictionary.sgf", 14, 2, huge_dictionary),
     ]);
+    let mut zip = zip;
+    let (local, central) = entry_headers(&zip, b"9-huge-dictionary.sgf");
+    for at in [local + 22, central + 24] {
+        zip[at..at + 4].copy_from_slice(&(160u32 << 20).to_le_bytes());
+    }
     let path = d.join("methods.zip");
     fs::write(&path, zip).unwrap();
     let (_, rows) = jsonl(&[path.to_str().unwrap()]);
-    assert_eq!(rows.len(), 8);
+    assert_eq!(rows.len(), 9);
     let plain = without_name(rows[0].clone(), "");
     assert_eq!(plain["status"], "ok");
     assert_eq!(plain["moves"], 10, "the record holds ten moves");
@@ -496,6 +509,11 @@ fn zip_entries_packed_with_bzip2_lzma_and_xz_are_read() {
         error(6).starts_with("cannot unpack the entry:"),
         "{}",
         error(6)
+    );
+    assert_eq!(
+        error(8),
+        "cannot read this entry of the zip archive: it needs a 160 MiB LZMA dictionary, \
+         more than the 128 MiB allowed"
     );
     let _ = fs::remove_dir_all(&d);
 }

@@ -171,6 +171,10 @@ fn is_sgf_name(entry: &str) -> bool {
     lower.ends_with(".sgf") || lower.ends_with(".sgfs")
 }
 
+/// The largest LZMA dictionary allocated (7z blocks, zip entries), as for
+/// `.xz` files.
+const MAX_DICTIONARY: u64 = 128 << 20;
+
 /// LZMA options for a dictionary of `dict` bytes (at least liblzma's
 /// smallest) and, for LZMA1, its properties byte `lc + 9 * (lp + 5 * pb)`,
 /// as 7z blocks and zip entries write it; `None` when that byte is out of

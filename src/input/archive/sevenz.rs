@@ -19,6 +19,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 
 use super::{
     entry_name, is_container_name, is_game_name, lzma_options, nested, unreadable, Sender,
+    MAX_DICTIONARY,
 };
 use crate::input::error::{Action, InputError};
 use crate::input::item::{inflate_cap, read_capped, Source, MAX_RATIO, RATIO_FLOOR};
@@ -28,8 +29,6 @@ use crate::input::item::{inflate_cap, read_capped, Source, MAX_RATIO, RATIO_FLOO
 /// header is in memory while the archive is read (packed and unpacked while
 /// it is unpacked), with 6 bytes per entry and its name.
 const MAX_HEADER: u64 = 256 << 20;
-/// The largest LZMA dictionary allocated, as for `.xz` files.
-const MAX_DICTIONARY: u64 = 128 << 20;
 /// The most coders a block may chain (7-Zip writes at most four).
 const MAX_CODERS: usize = 32;
 

@@ -21,7 +21,10 @@
 
 use std::io::{self, Read, Seek, SeekFrom};
 
-use super::{entry_name, is_container_name, is_sgf_name, lzma_options, nested, unreadable, Sender};
+use super::{
+    entry_name, is_container_name, is_sgf_name, lzma_options, nested, unreadable, Sender,
+    MAX_DICTIONARY,
+};
 use crate::input::error::{Action, InputError};
 use crate::input::item::{
     inflate_cap, read_capped, Checked, Deflated, Inflated, Source, MAX_RATIO, RATIO_FLOOR,
@@ -253,12 +256,6 @@ fn entry<R: Read + Seek>(
             },
         );
     }
-    if r.method == LZMA && r.size > out.max_entry {
-        // Refused before its decoder allocates a dictionary for it.
-        return Some(Source::Broken(InputError::EntryTooLarge {
-            limit: out.max_entry,
-        }));
-    }
     let unpacked = match unpacked(&mut data, r) {
         Ok(unpacked) => unpacked,
         Err(why) => return broken(why),
@@ -279,7 +276,8 @@ fn entry<R: Read + Seek>(
 /// the LZMA SDK's version (2 bytes), the properties' length (2 bytes: 5)
 /// and the properties (APPNOTE 5.8.8): `lc`, `lp` and `pb` in one byte, then
 /// the dictionary size, taken no larger than the entry (no match reaches
-/// further back) so a header cannot make the decoder allocate more.
+/// further back) and refused beyond [`MAX_DICTIONARY`], as in a 7z block, so
+/// a header cannot make the decoder allocate more.
 fn unpacked<'a>(mut data: impl Read + 'a, r: &Record) -> Result<Box<dyn Read + 'a>, String> {
     let checked = |inner: Box<dyn Read + 'a>| -> Box<dyn Read + 'a> {
         Box::new(Checked::new(inner, r.size, r.crc32))
@@ -297,9 +295,18 @@ fn unpacked<'a>(mut data: impl Read + 'a, r: &Record) -> Result<Box<dyn Read + '
             let mut head = [0u8; 9];
             data.read_exact(&mut head)
                 .map_err(|e| format!("its LZMA header cannot be read: {e}"))?;
-            let dict = u32::from_le_bytes([head[5], head[6], head[7], head[8]]);
+            // No more dictionary than the bytes it will produce is needed.
+            let dict = u64::from(u32::from_le_bytes([head[5], head[6], head[7], head[8]]));
+            let need = dict.min(r.size);
+            if need > MAX_DICTIONARY {
+                return Err(format!(
+                    "it needs a {} MiB LZMA dictionary, more than the {} MiB allowed",
+                    need >> 20,
+                    MAX_DICTIONARY >> 20
+                ));
+            }
             let options = (u16::from_le_bytes([head[2], head[3]]) == 5)
-                .then(|| lzma_options(u64::from(dict).min(r.size), Some(head[4])))
+                .then(|| lzma_options(need, Some(head[4])))
                 .flatten()
                 .ok_or("its LZMA header is not one of LZMA 1")?;
             let mut filters = liblzma::stream::Filters::new();
