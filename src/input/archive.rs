@@ -165,10 +165,14 @@ pub fn entry_name(archive: &str, entry: &str) -> String {
     format!("{archive}!{entry}")
 }
 
-/// A game file: `*.sgf`, or KataGo's `*.sgfs` (a game a line).
+/// A game file by the extensions the walk reads (`*.sgf`, KataGo's `*.sgfs`).
 fn is_sgf_name(entry: &str) -> bool {
     let lower = entry.to_ascii_lowercase();
-    lower.ends_with(".sgf") || lower.ends_with(".sgfs")
+    super::GAME_EXTENSIONS.iter().any(|ext| {
+        lower
+            .strip_suffix(ext)
+            .is_some_and(|stem| stem.ends_with('.'))
+    })
 }
 
 /// The largest LZMA dictionary allocated (7z blocks, zip entries), as for

@@ -346,15 +346,24 @@ pub(crate) fn inflate_cap(compressed: u64) -> u64 {
 /// come out, so a small file that inflates without end (a bomb) costs the
 /// limit and is refused.
 fn read_compressed(p: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
-    let inflating = Inflating::open(p)?;
+    inflate_whole(Inflating::open(p)?, limit).map_err(|failed| failed.why)
+}
+
+/// Reads a compressed stream to its end: at most `limit` bytes, and no more
+/// than [`inflate_cap`] of its compressed size (beyond, a bomb). What came
+/// before an I/O error is kept, as [`read_capped_keeping`] keeps it.
+fn inflate_whole<R: io::Read>(inflating: Inflating<R>, limit: u64) -> Result<Vec<u8>, ReadFailed> {
     let len = inflating.len;
     // Game records compress about fourfold: a first guess for the buffer,
-    // which never grows past what the file may inflate to.
+    // which never grows past what the stream may inflate to.
     let guess = len.saturating_mul(4);
     let cap = limit.min(inflate_cap(len));
-    read_capped(inflating, guess, cap, Action::Read).map_err(|e| match e {
-        InputError::TooLarge { .. } if cap < limit => bomb(len),
-        other => other,
+    read_capped_keeping(inflating, guess, cap, Action::Read).map_err(|failed| match failed.why {
+        InputError::TooLarge { .. } if cap < limit => ReadFailed {
+            why: bomb(len),
+            bytes: Vec::new(),
+        },
+        _ => failed,
     })
 }
 
@@ -370,13 +379,8 @@ pub(crate) fn decompressed(compressed: Vec<u8>, limit: u64) -> Source {
         Ok(inflating) => inflating,
         Err(why) => return Source::Broken(why),
     };
-    let cap = limit.min(inflate_cap(len));
-    match read_capped_keeping(inflating, len.saturating_mul(4), cap, Action::Read) {
+    match inflate_whole(inflating, limit) {
         Ok(bytes) => Source::Bytes(bytes),
-        Err(ReadFailed {
-            why: InputError::TooLarge { .. },
-            ..
-        }) if cap < limit => Source::Broken(bomb(len)),
         Err(ReadFailed { why, bytes }) if !bytes.is_empty() => Source::CutShort(bytes, why),
         Err(ReadFailed { why, .. }) => Source::Broken(why),
     }

@@ -24,6 +24,10 @@ pub use walk::Walk;
 
 use std::path::{Path, PathBuf};
 
+/// The extensions of game files: SGF, and the collections KataGo's `selfplay`
+/// and `match` write (`*.sgfs`, a game a line).
+const GAME_EXTENSIONS: [&str; 2] = ["sgf", "sgfs"];
+
 /// Whether `path` names a game file compressed on its own (`.sgf.gz`,
 /// `.sgf.bz2`, `.sgf.xz`): its text is not its bytes.
 pub fn is_compressed_game_file(path: &Path) -> bool {

@@ -29,6 +29,7 @@ use super::item::{
 };
 use super::names::display_path as display;
 use super::parts::{self, FailsWith, Parts};
+use super::GAME_EXTENSIONS;
 
 /// File names that announce a format sgfaudit does not read: reported as
 /// skipped rather than passed over in silence.
@@ -39,10 +40,6 @@ fn unread_format(p: &Path) -> Option<&'static str> {
         .find(|(ext, _)| name.ends_with(ext))
         .map(|(_, why)| why)
 }
-
-/// The extensions of game files: SGF, and the collections KataGo's `selfplay`
-/// and `match` write (`*.sgfs`, a game a line).
-const GAME_EXTENSIONS: [&str; 2] = ["sgf", "sgfs"];
 
 /// A game file compressed on its own: read through its decompressor.
 pub(crate) fn is_compressed_sgf(p: &Path) -> bool {

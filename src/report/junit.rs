@@ -7,9 +7,9 @@
 //! `--fail-on` severity fails (`<failure>`), so the report fails exactly
 //! the games that make the exit status 1; a game that could not be audited
 //! is an `<error>` (an input skipped on purpose, or a game on a rectangular
-//! board, `<skipped>`, unless its warning is at `--fail-on`); every finding of a game is
-//! listed in its failure or error, or, for a game that passes, in its
-//! `<system-out>`. Test cases are written as they come, so memory does not
+//! board, `<skipped>`, unless its warning is at `--fail-on`); every finding
+//! of a game is listed in its failure or error, or, for a game that passes,
+//! in its `<system-out>`. Test cases are written as they come, so memory does not
 //! grow with the run; for that the suites carry no `tests` or `failures`
 //! counts (the tools that read the format count the test cases).
 

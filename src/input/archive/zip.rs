@@ -15,9 +15,9 @@
 //! Stored, deflated, bzip2, LZMA and xz entries are read; a deflated game
 //! entry is handed over as it lies in the archive ([`Source::Deflated`]) and
 //! inflated by the worker that audits it, and one larger than a collection
-//! read whole is piped to the walk as it is unpacked (`pipe.rs`). No entry yields more than its
-//! declared size, and every entry's CRC-32 is checked. An encrypted entry or
-//! another method gets a row that says so.
+//! read whole is piped to the walk as it is unpacked (`pipe.rs`). No entry
+//! yields more than its declared size, and every entry's CRC-32 is checked.
+//! An encrypted entry or another method gets a row that says so.
 
 use std::io::{self, Read, Seek, SeekFrom};
 
