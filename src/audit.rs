@@ -431,12 +431,7 @@ fn audit_game(
         }
     }
     // The rules the record declares decide which verdicts are errors.
-    record.binding = parsed
-        .info
-        .rules
-        .as_deref()
-        .and_then(recorded::parse_rules)
-        .map(recorded::DeclaredRules::binding);
+    record.binding = parsed.info.rules.as_deref().and_then(recorded::binding_of);
     let outcome = replayer.replay(&record, &opts.rules);
     let mut findings = parsed.findings;
     findings.append(&mut findings_before);

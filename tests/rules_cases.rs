@@ -441,11 +441,17 @@ fn every_japanese_count_case_is_counted_as_the_rules_say() {
     }
 }
 
+/// A case of corpus/rules with an RU property added to its root.
+fn case_under(name: &str, ru: &str) -> sgfaudit::audit::FileReport {
+    let text = std::fs::read_to_string(path(name)).unwrap();
+    let at = text.find("SZ[").expect("the case gives its size");
+    let text = format!("{}{ru}{}", &text[..at], &text[at..]);
+    common::audit_text(&text)
+}
+
 /// triple-ko.sgf with an RU property added to its root.
 fn triple_ko_under(ru: &str) -> sgfaudit::audit::FileReport {
-    let text = std::fs::read_to_string(path("triple-ko")).unwrap();
-    let text = text.replacen("SZ[13]", &format!("SZ[13]{ru}"), 1);
-    common::audit_text(&text)
+    case_under("triple-ko", ru)
 }
 
 #[test]
@@ -480,4 +486,82 @@ fn a_move_is_an_error_only_under_the_rules_the_record_declares() {
         assert_eq!(illegal(r, Ruleset::Aga), vec![(6, "superko")]);
         assert_eq!(illegal(r, Ruleset::Swedish), vec![(6, "superko")]);
     }
+}
+
+/// The severities of a game's rule findings, in order: `R403:e` for an error.
+fn rule_severities(r: &sgfaudit::audit::FileReport) -> Vec<String> {
+    r.games[0]
+        .findings
+        .iter()
+        .filter(|f| ["R403", "R405"].contains(&f.code.id()))
+        .map(|f| format!("{}:{}", f.code.id(), &f.severity.as_str()[..1]))
+        .collect()
+}
+
+#[test]
+fn suicide_and_repetition_follow_the_declared_rules_own_rules() {
+    // suicide-multi: a two-stone suicide (AGA rule 5 and Japanese rules 3-4
+    // forbid it, the Swedish rules do not). suicide-single: a one-stone
+    // suicide, which also recreates the position before it (the Swedish
+    // positional verdict, R405). triple-ko: move 6 recreates the start (AGA
+    // and Swedish superko).
+    let cases: [(&str, [&[&str]; 3]); 8] = [
+        // Chinese rules forbid suicide and every repetition.
+        (
+            "RU[Chinese]",
+            [&["R403:e"], &["R403:e", "R405:e"], &["R405:e"]],
+        ),
+        // New Zealand: a play removes the player's own stones left without
+        // liberties, and may not repeat a position after the player's own
+        // earlier move. A single-stone suicide leaves the position the
+        // opponent's move made: a legal play, like a pass.
+        ("RU[NZ]", [&["R403:i"], &["R403:i", "R405:i"], &["R405:e"]]),
+        // Tromp-Taylor: any suicide is a play; no position may recur, so the
+        // single-stone suicide is illegal as a repetition.
+        (
+            "RU[Tromp-Taylor]",
+            [&["R403:i"], &["R403:i", "R405:e"], &["R405:e"]],
+        ),
+        // Ing's rules: a suicide of two stones or more is legal, of one not.
+        ("RU[GOE]", [&["R403:i"], &["R403:e", "R405:e"], &["R405:e"]]),
+        // KataGo strings say their own ko and suicide rules.
+        (
+            "RU[koPOSITIONALscoreAREAtaxNONEsui1]",
+            [&["R403:i"], &["R403:e", "R405:e"], &["R405:e"]],
+        ),
+        (
+            "RU[koSIMPLEscoreAREAtaxNONEsui0]",
+            [&["R403:e"], &["R403:e", "R405:e"], &["R405:i"]],
+        ),
+        // Territory scoring binds the Japanese verdicts, and simple ko allows
+        // the repetition (which Japanese rule 12 makes a possible no result).
+        (
+            "RU[koSIMPLEscoreTERRITORYtaxSEKIsui1]",
+            [&["R403:i"], &["R403:e", "R405:i"], &["R405:i"]],
+        ),
+        (
+            "RU[Japanese]",
+            [&["R403:e"], &["R403:e", "R405:i"], &["R405:i"]],
+        ),
+    ];
+    for (ru, expected) in cases {
+        for (name, want) in ["suicide-multi", "suicide-single", "triple-ko"]
+            .into_iter()
+            .zip(expected)
+        {
+            let r = case_under(name, ru);
+            assert_eq!(rule_severities(&r), want, "{name} under {ru}");
+            // The verdicts per ruleset stay complete whatever RU says.
+            let plain = audit_file(&path(name), &AuditOptions::default());
+            for rs in Ruleset::ALL {
+                assert_eq!(illegal(&r, rs), illegal(&plain, rs), "{name} under {ru}");
+            }
+        }
+    }
+    let nz = case_under("suicide-multi", "RU[NZ]");
+    let message = &nz.games[0].findings[0].message;
+    assert!(
+        message.contains("legal under the declared rules (new zealand)"),
+        "{message}"
+    );
 }

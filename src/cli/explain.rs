@@ -19,7 +19,7 @@ use sgfaudit::core::replay::{Replayer, Verdicts};
 use sgfaudit::core::rules::{source_rule, RuleOptions, Ruleset};
 use sgfaudit::duplicates::Duplicates;
 use sgfaudit::report::diagram::{self, Mark, COLUMNS};
-use sgfaudit::scoring::recorded::{parse_rules, DeclaredRules};
+use sgfaudit::scoring::recorded::binding_of;
 use sgfaudit::scoring::Scoring;
 
 use super::args::ExplainArgs;
@@ -91,12 +91,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     let Some(mut record) = collection.parse_game(args.game).and_then(|g| g.record) else {
         return usage_error("the game has no record");
     };
-    record.binding = game
-        .info
-        .rules
-        .as_deref()
-        .and_then(parse_rules)
-        .map(DeclaredRules::binding);
+    record.binding = game.info.rules.as_deref().and_then(binding_of);
     let svg = Svg {
         path: args.svg.as_deref(),
         title: format!("{file} game {}", args.game),

@@ -2,7 +2,7 @@
 //! a flat list of events. Built from SGF by `sgf::convert`; the core never sees SGF.
 
 use crate::core::board::{BoardSize, Color, Point};
-use crate::core::rules::RulesetSet;
+use crate::core::rules::Binding;
 
 /// What a move event does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,11 +71,11 @@ pub struct GameRecord {
     pub setup: Vec<(Point, Option<Color>)>,
     /// Territory markup, if any.
     pub markup: Option<Markup>,
-    /// The rulesets whose verdicts the record's declared rules (`RU`) make
-    /// binding: a move illegal under one of them is an error, a move illegal
-    /// only under others is reported for information. `None`: no rules
-    /// declared (or none recognised), so all three bind.
-    pub binding: Option<RulesetSet>,
+    /// The verdicts the record's declared rules (`RU`) make binding: a move
+    /// illegal under them is an error, a move illegal only under other rulesets
+    /// is reported for information. `None`: no rules declared (or none
+    /// recognised), so all three bind.
+    pub binding: Option<Binding>,
 }
 
 impl GameRecord {
@@ -99,9 +99,9 @@ impl GameRecord {
         Some((cut(at), cut(at + 1)))
     }
 
-    /// The rulesets whose verdicts bind this record (all three when none is declared).
-    pub fn binding_rulesets(&self) -> RulesetSet {
-        self.binding.unwrap_or(RulesetSet::ALL)
+    /// The verdicts that bind this record (all three rulesets' when none is declared).
+    pub fn binding(&self) -> Binding {
+        self.binding.unwrap_or(Binding::ALL)
     }
 
     /// The setup points of an [`Event::Setup`].

@@ -17,8 +17,8 @@ use crate::core::board::{Board, BoardSize, Color, Point, MAX_CELLS, PLAYER_KEY};
 use crate::core::findings::{CappedFindings, Code, Finding, Severity};
 use crate::core::game::{Event, GameRecord, MoveKind};
 use crate::core::rules::{
-    self, AgaSuperko, IllegalKind, PlacementFacts, Repetition, RuleOptions, Ruleset, RulesetSet,
-    SameColour,
+    self, AgaSuperko, Binding, IllegalKind, PlacementFacts, Repetition, RuleOptions, Ruleset,
+    RulesetSet, SameColour,
 };
 
 /// An illegal move under one ruleset.
@@ -299,7 +299,7 @@ impl Replayer {
                 run.note_placement();
                 let size = self.board.size();
                 let set = rules::judge_unplayable(IllegalKind::Occupied);
-                run.illegal(n, IllegalKind::Occupied, Some(p), color, set, || {
+                run.illegal(n, IllegalKind::Occupied, Some(p), color, set, 0, || {
                     format!(
                         "{} {} ({}) on an occupied point; the board is left unchanged",
                         color.letter(),
@@ -353,7 +353,7 @@ impl Replayer {
             _ => "at an unreadable point (see P303)".to_string(),
         };
         let set = rules::judge_unplayable(IllegalKind::OffBoard);
-        run.illegal(n, IllegalKind::OffBoard, None, color, set, || {
+        run.illegal(n, IllegalKind::OffBoard, None, color, set, 0, || {
             format!("{} played {what} on {size}x{size}", color.letter())
         });
         self.push_entry(n);
@@ -395,7 +395,7 @@ impl Replayer {
             if set.is_empty() {
                 continue;
             }
-            run.illegal(n, kind, Some(p), color, set, || match kind {
+            run.illegal(n, kind, Some(p), color, set, self_captured, || match kind {
                 IllegalKind::Suicide => format!(
                     "{} is suicide: {self_captured} own stone(s) left without liberties",
                     at()
@@ -417,7 +417,7 @@ impl Replayer {
         if j.no_result.is_none() && rules::japanese_no_result(facts, japanese_illegal) {
             j.no_result = Some(n);
             // Rule 12 matters to records played under Japanese rules.
-            let severity = if run.binding.contains(Ruleset::Japanese) {
+            let severity = if run.binding.rulesets.contains(Ruleset::Japanese) {
                 Severity::Warning
             } else {
                 Severity::Info
@@ -445,8 +445,8 @@ impl Replayer {
 /// The per-game state of a replay that is not the board.
 struct Run {
     opts: RuleOptions,
-    /// The rulesets the record's declared rules make binding.
-    binding: RulesetSet,
+    /// The verdicts the record's declared rules make binding.
+    binding: Binding,
     size: u8,
     machine_written: bool,
     moves: u32,
@@ -547,7 +547,7 @@ impl Run {
         });
         Run {
             opts: *opts,
-            binding: record.binding_rulesets(),
+            binding: record.binding(),
             size: record.size.get(),
             machine_written: record.machine_written,
             moves: 0,
@@ -609,7 +609,7 @@ impl Run {
                     );
                 } else {
                     let set = rules::judge_wrong_turn();
-                    self.illegal(n, IllegalKind::WrongTurn, None, color, set, || {
+                    self.illegal(n, IllegalKind::WrongTurn, None, color, set, 0, || {
                         format!("{} moves twice in a row", color.letter())
                     });
                 }
@@ -650,6 +650,7 @@ impl Run {
         self.consecutive_passes = 0;
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn illegal(
         &mut self,
         n: u32,
@@ -657,6 +658,7 @@ impl Run {
         point: Option<Point>,
         color: Color,
         set: RulesetSet,
+        self_captured: u32,
         message: impl FnOnce() -> String,
     ) {
         for r in set.iter() {
@@ -669,18 +671,17 @@ impl Run {
         }
         // An error under the rules the record declares; otherwise a fact
         // about the other rulesets, for information.
-        let binding = set.iter().any(|r| self.binding.contains(r));
-        let (severity, message) = if binding {
+        let bound = self.binding.for_move(kind, self_captured);
+        let (severity, message) = if set.iter().any(|r| bound.contains(r)) {
             (Code::from(kind).severity(), message())
         } else {
-            let declared: Vec<&str> = self.binding.iter().map(Ruleset::key).collect();
             let rules: Vec<&str> = set.iter().map(|r| rules::source_rule(r, kind)).collect();
             (
                 Severity::Info,
                 format!(
                     "{}: legal under the declared rules ({}); would be illegal under {}",
                     message(),
-                    declared.join(", "),
+                    self.binding.name,
                     rules.join(" and ")
                 ),
             )

@@ -69,6 +69,68 @@ impl RulesetSet {
     }
 }
 
+/// What the rules a record declares (`RU`) make binding. A move illegal under
+/// a ruleset bound for its kind of illegality is an error; a move illegal only
+/// under others is reported for information.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Binding {
+    /// The declared rules as messages name them ("japanese", "new zealand").
+    pub name: &'static str,
+    /// The rulesets whose verdicts bind on suicide (when the declared rules
+    /// forbid it), on retaking a ko at once and on placements that cannot be
+    /// played.
+    pub rulesets: RulesetSet,
+    /// The rulesets whose verdicts bind on recreating an earlier position
+    /// (none: the declared rules have the basic ko rule only).
+    pub superko: RulesetSet,
+    pub suicide: DeclaredSuicide,
+}
+
+/// What the declared rules say of suicide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeclaredSuicide {
+    /// Illegal: the verdicts of [`Binding::rulesets`] bind.
+    Forbidden,
+    /// A suicide of two stones or more is legal, one of a single stone is not.
+    MultiStone,
+    /// Every suicide is a legal play; one that recreates an earlier position
+    /// is judged by the repetition rule ([`Binding::superko`]).
+    Any,
+}
+
+impl Binding {
+    /// No rules declared (or none recognised): every verdict binds.
+    pub const ALL: Binding = Binding::of("", RulesetSet::ALL);
+
+    /// The same rulesets bind every kind of illegal move.
+    pub const fn of(name: &'static str, rulesets: RulesetSet) -> Binding {
+        Binding {
+            name,
+            rulesets,
+            superko: rulesets,
+            suicide: DeclaredSuicide::Forbidden,
+        }
+    }
+
+    /// The rulesets whose verdicts bind on a move illegal as `kind` that
+    /// removed `self_captured` stones of its own.
+    pub fn for_move(&self, kind: IllegalKind, self_captured: u32) -> RulesetSet {
+        let allowed_suicide = match self.suicide {
+            DeclaredSuicide::Forbidden => false,
+            DeclaredSuicide::MultiStone => self_captured >= 2,
+            DeclaredSuicide::Any => self_captured >= 1,
+        };
+        match kind {
+            IllegalKind::Suicide if allowed_suicide => RulesetSet::EMPTY,
+            // A suicide that recreates a position is judged as the suicide it
+            // is, unless the declared rules allow it: then only as a repetition.
+            IllegalKind::Superko if self_captured > 0 && !allowed_suicide => self.rulesets,
+            IllegalKind::Superko => self.superko,
+            _ => self.rulesets,
+        }
+    }
+}
+
 /// Which earlier positions AGA's repetition rule (rule 6) compares against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum AgaSuperko {

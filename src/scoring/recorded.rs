@@ -2,7 +2,7 @@
 //! Plain strings in, typed values out; no SGF syntax here.
 
 use crate::core::board::Color;
-use crate::core::rules::{Ruleset, RulesetSet};
+use crate::core::rules::{Binding, DeclaredSuicide, Ruleset, RulesetSet};
 
 /// How a recorded win was obtained.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -220,22 +220,6 @@ pub enum DeclaredRules {
 }
 
 impl DeclaredRules {
-    /// The audited rulesets whose verdicts bind a record that declares these
-    /// rules (docs/RULES.md, "Declared rules"): Japanese and Korean rules bind
-    /// the Japanese verdicts, AGA the AGA ones, Swedish the Swedish ones. The
-    /// area rules (Chinese, New Zealand, Ing, Tromp-Taylor) forbid suicide and
-    /// every repetition of a whole-board position: the AGA verdicts (suicide,
-    /// situational repetition) and the Swedish ones (positional repetition)
-    /// together say that.
-    pub fn binding(self) -> RulesetSet {
-        match self {
-            DeclaredRules::Japanese => RulesetSet::of(Ruleset::Japanese),
-            DeclaredRules::Aga => RulesetSet::of(Ruleset::Aga),
-            DeclaredRules::Swedish => RulesetSet::of(Ruleset::Swedish),
-            DeclaredRules::Chinese => RulesetSet::of(Ruleset::Aga).with(Ruleset::Swedish),
-        }
-    }
-
     pub fn key(self) -> &'static str {
         match self {
             DeclaredRules::Aga => "aga",
@@ -246,19 +230,30 @@ impl DeclaredRules {
     }
 }
 
-/// Maps `RU` spellings to the counting to check: Japanese and Korean to Japanese;
-/// AGA to AGA; Chinese, New Zealand, Ing/GOE, Tromp-Taylor and KataGo `scoreAREA`
-/// strings to the Chinese area reference; KataGo `scoreTERRITORY` to Japanese.
-pub fn parse_rules(ru: &str) -> Option<DeclaredRules> {
+/// The rules an `RU` value names, as far as the audit tells them apart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum RulesFamily {
+    /// Japanese or Korean rules.
+    Japanese,
+    Aga,
+    Swedish,
+    Chinese,
+    NewZealand,
+    TrompTaylor,
+    /// Ing's (SST) rules, as GOE plays them.
+    Ing,
+    /// A KataGo rules string (`koPOSITIONALscoreAREAtaxNONEsui1`), lower-cased:
+    /// its ko, scoring and suicide rules are read off it.
+    KataGo(String),
+}
+
+fn rules_family(ru: &str) -> Option<RulesFamily> {
     let l = ru.trim().to_ascii_lowercase();
     if l.is_empty() {
         return None;
     }
-    if l.contains("scorearea") {
-        return Some(DeclaredRules::Chinese);
-    }
-    if l.contains("scoreterritory") {
-        return Some(DeclaredRules::Japanese);
+    if l.contains("scorearea") || l.contains("scoreterritory") {
+        return Some(RulesFamily::KataGo(l));
     }
     // A list of several rulesets ("Japanese/Chinese/AGA/...") says nothing.
     if l.matches('/').count() >= 2 {
@@ -269,25 +264,102 @@ pub fn parse_rules(ru: &str) -> Option<DeclaredRules> {
             .any(|t| t == w)
     };
     if l.starts_with("jap") || l.starts_with("kor") || l == "jp" || l == "ja" || l == "nihon kiin" {
-        Some(DeclaredRules::Japanese)
+        Some(RulesFamily::Japanese)
     } else if l.starts_with("aga") || l.contains("american") {
-        Some(DeclaredRules::Aga)
-    } else if l.starts_with("chin")
-        || l.contains("chinese")
-        || l == "cn"
-        || l.starts_with("new zealand")
-        || l == "nz"
-        || word("ing")
-        || word("goe")
-        || l.contains("tromp")
-        || l.starts_with("tt")
-    {
-        Some(DeclaredRules::Chinese)
+        Some(RulesFamily::Aga)
+    } else if l.starts_with("chin") || l.contains("chinese") || l == "cn" {
+        Some(RulesFamily::Chinese)
+    } else if l.starts_with("new zealand") || l == "nz" {
+        Some(RulesFamily::NewZealand)
+    } else if word("ing") || word("goe") {
+        Some(RulesFamily::Ing)
+    } else if l.contains("tromp") || l.starts_with("tt") {
+        Some(RulesFamily::TrompTaylor)
     } else if l.starts_with("swed") {
-        Some(DeclaredRules::Swedish)
+        Some(RulesFamily::Swedish)
     } else {
         None
     }
+}
+
+/// Maps `RU` spellings to the counting to check: Japanese and Korean to Japanese;
+/// AGA to AGA; Chinese, New Zealand, Ing/GOE, Tromp-Taylor and KataGo `scoreAREA`
+/// strings to the Chinese area reference; KataGo `scoreTERRITORY` to Japanese.
+pub fn parse_rules(ru: &str) -> Option<DeclaredRules> {
+    Some(match rules_family(ru)? {
+        RulesFamily::Japanese => DeclaredRules::Japanese,
+        RulesFamily::Aga => DeclaredRules::Aga,
+        RulesFamily::Swedish => DeclaredRules::Swedish,
+        RulesFamily::Chinese
+        | RulesFamily::NewZealand
+        | RulesFamily::TrompTaylor
+        | RulesFamily::Ing => DeclaredRules::Chinese,
+        RulesFamily::KataGo(s) if s.contains("scoreterritory") => DeclaredRules::Japanese,
+        RulesFamily::KataGo(_) => DeclaredRules::Chinese,
+    })
+}
+
+/// The verdicts a record that declares the rules `RU` is bound by
+/// (docs/RULES.md, "Declared rules"), or `None` when RU names no known
+/// ruleset. Japanese and Korean rules bind the Japanese verdicts, AGA the AGA
+/// ones, Swedish the Swedish ones. Chinese rules forbid suicide and every
+/// repetition of a whole-board position, which the AGA verdicts (situational
+/// repetition) and the Swedish ones (positional repetition) together say. New
+/// Zealand rules make any suicide a play and forbid repeating a position the
+/// player's own earlier move left (the AGA verdict); Tromp-Taylor's make any
+/// suicide a play and forbid every repetition (the Swedish verdict); Ing's
+/// allow a suicide of two stones or more. A KataGo string says its own ko
+/// rule (`koSIMPLE` and `koSPIGHT` forbid only the immediate ko recapture,
+/// `koPOSITIONAL` and `koSITUATIONAL` the repetitions the Swedish and the AGA
+/// verdicts find) and suicide rule (`sui1`: a suicide of two stones or more is
+/// legal); its scoring decides the rest (`scoreTERRITORY` the Japanese
+/// verdicts, `scoreAREA` the Chinese rules' ones).
+pub fn binding_of(ru: &str) -> Option<Binding> {
+    let japanese = RulesetSet::of(Ruleset::Japanese);
+    let aga = RulesetSet::of(Ruleset::Aga);
+    let swedish = RulesetSet::of(Ruleset::Swedish);
+    let area = aga.with(Ruleset::Swedish);
+    let area_with = |name, superko, suicide| Binding {
+        name,
+        rulesets: area,
+        superko,
+        suicide,
+    };
+    Some(match rules_family(ru)? {
+        RulesFamily::Japanese => Binding::of("japanese", japanese),
+        RulesFamily::Aga => Binding::of("aga", aga),
+        RulesFamily::Swedish => Binding::of("swedish", swedish),
+        RulesFamily::Chinese => Binding::of("chinese", area),
+        RulesFamily::NewZealand => area_with("new zealand", aga, DeclaredSuicide::Any),
+        RulesFamily::TrompTaylor => area_with("tromp-taylor", swedish, DeclaredSuicide::Any),
+        RulesFamily::Ing => area_with("ing", area, DeclaredSuicide::MultiStone),
+        RulesFamily::KataGo(s) => {
+            let rulesets = if s.contains("scoreterritory") {
+                japanese
+            } else {
+                area
+            };
+            let superko = if s.contains("kosimple") || s.contains("kospight") {
+                RulesetSet::EMPTY
+            } else if s.contains("kopositional") {
+                swedish
+            } else if s.contains("kosituational") {
+                aga
+            } else {
+                rulesets
+            };
+            Binding {
+                name: "katago",
+                rulesets,
+                superko,
+                suicide: if s.contains("sui1") {
+                    DeclaredSuicide::MultiStone
+                } else {
+                    DeclaredSuicide::Forbidden
+                },
+            }
+        }
+    })
 }
 
 #[cfg(test)]
