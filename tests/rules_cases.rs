@@ -565,3 +565,33 @@ fn suicide_and_repetition_follow_the_declared_rules_own_rules() {
         "{message}"
     );
 }
+
+#[test]
+fn play_after_two_passes_is_the_encore_under_katago_territory_rules() {
+    use sgfaudit::core::findings::Severity::{Info, Warning};
+    // Two passes, then a stone: a resumption of play under the three audited
+    // rulesets (a warning), the encore under KataGo's territory rules, where
+    // two passes end only the main phase (information).
+    let a503 = |ru: &str| {
+        let r = common::audit_text(&format!(
+            "(;GM[1]FF[4]SZ[9]KM[6]{ru};B[ee];W[cc];B[];W[];B[gg];W[];B[])"
+        ));
+        let f = r.games[0]
+            .findings
+            .iter()
+            .find(|f| f.code.id() == "A503")
+            .cloned();
+        f.map(|f| (f.severity, f.message))
+    };
+    let katago = a503("RU[koSIMPLEscoreTERRITORYtaxSEKIsui0]").expect("A503");
+    assert_eq!(katago.0, Info);
+    assert!(
+        katago.1.contains("encore of the declared rules (katago)"),
+        "{}",
+        katago.1
+    );
+    // KataGo's area rules end the game at two passes, as the others do.
+    for ru in ["RU[koSIMPLEscoreAREAtaxNONEsui0]", "RU[Japanese]", ""] {
+        assert_eq!(a503(ru).map(|f| f.0), Some(Warning), "{ru}");
+    }
+}

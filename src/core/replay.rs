@@ -636,16 +636,25 @@ impl Run {
     fn note_placement(&mut self) {
         if self.consecutive_passes >= 2 {
             self.end.resumed = true;
-            self.note(
+            let passes = self.consecutive_passes;
+            let finding = if self.binding.encore {
+                // The declared rules play on after two passes: no dispute.
                 Finding::new(
                     Code::PlayAfterEnd,
                     format!(
-                        "play resumes after {} consecutive passes",
-                        self.consecutive_passes
+                        "play goes on after {passes} consecutive passes, in the encore of the \
+                         declared rules ({})",
+                        self.binding.name
                     ),
                 )
-                .at_move(self.moves),
-            );
+                .with_severity(Severity::Info)
+            } else {
+                Finding::new(
+                    Code::PlayAfterEnd,
+                    format!("play resumes after {passes} consecutive passes"),
+                )
+            };
+            self.note(finding.at_move(self.moves));
         }
         self.consecutive_passes = 0;
     }

@@ -84,6 +84,9 @@ pub struct Binding {
     /// (none: the declared rules have the basic ko rule only).
     pub superko: RulesetSet,
     pub suicide: DeclaredSuicide,
+    /// Two passes end only the main phase: play goes on in an encore (KataGo's
+    /// territory rules), so play after passes is no resumption.
+    pub encore: bool,
 }
 
 /// What the declared rules say of suicide.
@@ -109,6 +112,7 @@ impl Binding {
             rulesets,
             superko: rulesets,
             suicide: DeclaredSuicide::Forbidden,
+            encore: false,
         }
     }
 

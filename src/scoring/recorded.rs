@@ -313,7 +313,8 @@ pub fn parse_rules(ru: &str) -> Option<DeclaredRules> {
 /// `koPOSITIONAL` and `koSITUATIONAL` the repetitions the Swedish and the AGA
 /// verdicts find) and suicide rule (`sui1`: a suicide of two stones or more is
 /// legal); its scoring decides the rest (`scoreTERRITORY` the Japanese
-/// verdicts, `scoreAREA` the Chinese rules' ones).
+/// verdicts, and play goes on after two passes in KataGo's encore;
+/// `scoreAREA` the Chinese rules' ones).
 pub fn binding_of(ru: &str) -> Option<Binding> {
     let japanese = RulesetSet::of(Ruleset::Japanese);
     let aga = RulesetSet::of(Ruleset::Aga);
@@ -324,6 +325,7 @@ pub fn binding_of(ru: &str) -> Option<Binding> {
         rulesets: area,
         superko,
         suicide,
+        encore: false,
     };
     Some(match rules_family(ru)? {
         RulesFamily::Japanese => Binding::of("japanese", japanese),
@@ -334,11 +336,8 @@ pub fn binding_of(ru: &str) -> Option<Binding> {
         RulesFamily::TrompTaylor => area_with("tromp-taylor", swedish, DeclaredSuicide::Any),
         RulesFamily::Ing => area_with("ing", area, DeclaredSuicide::MultiStone),
         RulesFamily::KataGo(s) => {
-            let rulesets = if s.contains("scoreterritory") {
-                japanese
-            } else {
-                area
-            };
+            let territory = s.contains("scoreterritory");
+            let rulesets = if territory { japanese } else { area };
             let superko = if s.contains("kosimple") || s.contains("kospight") {
                 RulesetSet::EMPTY
             } else if s.contains("kopositional") {
@@ -357,6 +356,7 @@ pub fn binding_of(ru: &str) -> Option<Binding> {
                 } else {
                     DeclaredSuicide::Forbidden
                 },
+                encore: territory,
             }
         }
     })
