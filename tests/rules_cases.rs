@@ -558,6 +558,19 @@ fn suicide_and_repetition_follow_the_declared_rules_own_rules() {
             }
         }
     }
+    // White's two-stone suicide at move 10 leaves the board White's move 6
+    // made (Black passed since): New Zealand and Tromp-Taylor allow the
+    // suicide but not the repetition.
+    let repeat = |ru: &str| {
+        let r = common::audit_text(&format!(
+            "(;GM[1]FF[4]SZ[9]{ru};B[ab];W[ee];B[bb];W[ff];B[ca];W[gg];B[];W[aa];B[];W[ba])"
+        ));
+        rule_severities(&r)
+    };
+    assert_eq!(repeat("RU[NZ]"), ["R403:i", "R405:e"]);
+    assert_eq!(repeat("RU[Tromp-Taylor]"), ["R403:i", "R405:e"]);
+    assert_eq!(repeat("RU[Chinese]"), ["R403:e", "R405:e"]);
+    assert_eq!(repeat("RU[Japanese]"), ["R403:e", "R405:i"]);
     let nz = case_under("suicide-multi", "RU[NZ]");
     let message = &nz.games[0].findings[0].message;
     assert!(

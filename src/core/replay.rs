@@ -299,14 +299,23 @@ impl Replayer {
                 run.note_placement();
                 let size = self.board.size();
                 let set = rules::judge_unplayable(IllegalKind::Occupied);
-                run.illegal(n, IllegalKind::Occupied, Some(p), color, set, 0, || {
-                    format!(
-                        "{} {} ({}) on an occupied point; the board is left unchanged",
-                        color.letter(),
-                        p.human(size),
-                        p.sgf()
-                    )
-                });
+                run.illegal(
+                    n,
+                    IllegalKind::Occupied,
+                    Some(p),
+                    color,
+                    set,
+                    set,
+                    0,
+                    || {
+                        format!(
+                            "{} {} ({}) on an occupied point; the board is left unchanged",
+                            color.letter(),
+                            p.human(size),
+                            p.sgf()
+                        )
+                    },
+                );
                 self.push_entry(n);
             }
             MoveKind::Place(p) => {
@@ -353,7 +362,7 @@ impl Replayer {
             _ => "at an unreadable point (see P303)".to_string(),
         };
         let set = rules::judge_unplayable(IllegalKind::OffBoard);
-        run.illegal(n, IllegalKind::OffBoard, None, color, set, 0, || {
+        run.illegal(n, IllegalKind::OffBoard, None, color, set, set, 0, || {
             format!("{} played {what} on {size}x{size}", color.letter())
         });
         self.push_entry(n);
@@ -395,23 +404,40 @@ impl Replayer {
             if set.is_empty() {
                 continue;
             }
-            run.illegal(n, kind, Some(p), color, set, self_captured, || match kind {
-                IllegalKind::Suicide => format!(
-                    "{} is suicide: {self_captured} own stone(s) left without liberties",
-                    at()
-                ),
-                IllegalKind::Ko => format!("{} retakes the ko at once", at()),
-                _ if self_captured > 0 => format!(
-                    "{} is suicide that recreates the position after move {}",
-                    at(),
-                    earlier.unwrap_or(0)
-                ),
-                _ => format!(
-                    "{} recreates the whole-board position after move {}",
-                    at(),
-                    earlier.unwrap_or(0)
-                ),
-            });
+            // A suicide's repetition is named by the rulesets that allow
+            // suicide; those that forbid it name the suicide. Declared rules
+            // that allow the suicide judge it by their repetition rule alone.
+            let broken = if kind == IllegalKind::Superko {
+                set.union(rules::repetition_rules_broken(facts))
+            } else {
+                set
+            };
+            run.illegal(
+                n,
+                kind,
+                Some(p),
+                color,
+                set,
+                broken,
+                self_captured,
+                || match kind {
+                    IllegalKind::Suicide => format!(
+                        "{} is suicide: {self_captured} own stone(s) left without liberties",
+                        at()
+                    ),
+                    IllegalKind::Ko => format!("{} retakes the ko at once", at()),
+                    _ if self_captured > 0 => format!(
+                        "{} is suicide that recreates the position after move {}",
+                        at(),
+                        earlier.unwrap_or(0)
+                    ),
+                    _ => format!(
+                        "{} recreates the whole-board position after move {}",
+                        at(),
+                        earlier.unwrap_or(0)
+                    ),
+                },
+            );
         }
         let j = &mut run.verdicts.japanese;
         if j.no_result.is_none() && rules::japanese_no_result(facts, japanese_illegal) {
@@ -609,7 +635,7 @@ impl Run {
                     );
                 } else {
                     let set = rules::judge_wrong_turn();
-                    self.illegal(n, IllegalKind::WrongTurn, None, color, set, 0, || {
+                    self.illegal(n, IllegalKind::WrongTurn, None, color, set, set, 0, || {
                         format!("{} moves twice in a row", color.letter())
                     });
                 }
@@ -667,6 +693,7 @@ impl Run {
         point: Option<Point>,
         color: Color,
         set: RulesetSet,
+        broken: RulesetSet,
         self_captured: u32,
         message: impl FnOnce() -> String,
     ) {
@@ -680,8 +707,10 @@ impl Run {
         }
         // An error under the rules the record declares; otherwise a fact
         // about the other rulesets, for information.
+        // `broken`: the rulesets whose rule the move breaks, for the binding
+        // (a superset of `set` for a suicide that also repeats a position).
         let bound = self.binding.for_move(kind, self_captured);
-        let (severity, message) = if set.iter().any(|r| bound.contains(r)) {
+        let (severity, message) = if broken.iter().any(|r| bound.contains(r)) {
             (Code::from(kind).severity(), message())
         } else {
             let rules: Vec<&str> = set.iter().map(|r| rules::source_rule(r, kind)).collect();

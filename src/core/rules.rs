@@ -58,6 +58,9 @@ impl RulesetSet {
     pub fn with(self, r: Ruleset) -> RulesetSet {
         RulesetSet(self.0 | (1 << r.index()))
     }
+    pub fn union(self, o: RulesetSet) -> RulesetSet {
+        RulesetSet(self.0 | o.0)
+    }
     pub fn contains(self, r: Ruleset) -> bool {
         self.0 & (1 << r.index()) != 0
     }
@@ -117,7 +120,9 @@ impl Binding {
     }
 
     /// The rulesets whose verdicts bind on a move illegal as `kind` that
-    /// removed `self_captured` stones of its own.
+    /// removed `self_captured` stones of its own. A suicide the declared rules
+    /// allow is judged by their repetition rule alone: [`Binding::superko`]
+    /// against [`repetition_rules_broken`], as the verdicts name the suicide.
     pub fn for_move(&self, kind: IllegalKind, self_captured: u32) -> RulesetSet {
         let allowed_suicide = match self.suicide {
             DeclaredSuicide::Forbidden => false,
@@ -298,6 +303,24 @@ fn japanese_ko(f: &PlacementFacts) -> Option<Repetition> {
 /// time in the game": positional superko, whoever is to move.
 fn swedish_repetition(f: &PlacementFacts) -> Option<Repetition> {
     f.positional
+}
+
+/// The rulesets whose repetition rule the placement breaks, whatever their
+/// suicide rule: a suicide that recreates a position breaks it too, though the
+/// verdict ([`judge_placement`]) names the suicide first.
+pub fn repetition_rules_broken(f: &PlacementFacts) -> RulesetSet {
+    let mut set = RulesetSet::EMPTY;
+    for r in Ruleset::ALL {
+        let rep = match r {
+            Ruleset::Aga => aga_repetition(f),
+            Ruleset::Japanese => japanese_ko(f),
+            Ruleset::Swedish => swedish_repetition(f),
+        };
+        if rep.is_some() {
+            set = set.with(r);
+        }
+    }
+    set
 }
 
 /// The verdict on a placement on an empty on-board point under one ruleset.
