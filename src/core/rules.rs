@@ -305,22 +305,23 @@ fn swedish_repetition(f: &PlacementFacts) -> Option<Repetition> {
     f.positional
 }
 
+/// The repetition (if any) a placement makes that `r`'s ko or superko rule forbids.
+fn repetition(r: Ruleset, f: &PlacementFacts) -> Option<Repetition> {
+    match r {
+        Ruleset::Aga => aga_repetition(f),
+        Ruleset::Japanese => japanese_ko(f),
+        Ruleset::Swedish => swedish_repetition(f),
+    }
+}
+
 /// The rulesets whose repetition rule the placement breaks, whatever their
 /// suicide rule: a suicide that recreates a position breaks it too, though the
 /// verdict ([`judge_placement`]) names the suicide first.
 pub fn repetition_rules_broken(f: &PlacementFacts) -> RulesetSet {
-    let mut set = RulesetSet::EMPTY;
-    for r in Ruleset::ALL {
-        let rep = match r {
-            Ruleset::Aga => aga_repetition(f),
-            Ruleset::Japanese => japanese_ko(f),
-            Ruleset::Swedish => swedish_repetition(f),
-        };
-        if rep.is_some() {
-            set = set.with(r);
-        }
-    }
-    set
+    Ruleset::ALL
+        .into_iter()
+        .filter(|&r| repetition(r, f).is_some())
+        .fold(RulesetSet::EMPTY, RulesetSet::with)
 }
 
 /// The verdict on a placement on an empty on-board point under one ruleset.
@@ -328,12 +329,7 @@ pub fn judge_placement(r: Ruleset, f: &PlacementFacts, opts: &RuleOptions) -> Op
     if f.self_captured > 0 && suicide_forbidden(r, opts) {
         return Some(IllegalKind::Suicide);
     }
-    let rep = match r {
-        Ruleset::Aga => aga_repetition(f),
-        Ruleset::Japanese => japanese_ko(f),
-        Ruleset::Swedish => swedish_repetition(f),
-    };
-    rep.map(Repetition::kind)
+    repetition(r, f).map(Repetition::kind)
 }
 
 /// Japanese rule 12: the first placement that recreates an earlier whole-board
