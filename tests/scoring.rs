@@ -1121,3 +1121,101 @@ fn without_markup_a_stone_whose_extension_stays_in_atari_counted_standing_is_nam
         ReadingKind::StonesInAtariStanding,
     );
 }
+
+/// The C601 and C602 findings of a record, with their severities.
+fn count_findings(text: &str) -> Vec<(String, String)> {
+    let r = common::audit_text(text);
+    r.games[0]
+        .findings
+        .iter()
+        .filter(|f| matches!(f.code.id(), "C601" | "C602"))
+        .map(|f| (f.code.id().to_string(), format!("{:?}", f.severity)))
+        .collect()
+}
+
+/// A 5x5 game that ends with Black's stones on columns b and c and
+/// territory on a (15 points of area), White's on d and territory on e (10):
+/// the area count is B+5 before komi and compensation. White passes first.
+const BUTTON_GAME: &str = ";B[ba];W[da];B[bb];W[db];B[bc];W[dc];B[bd];W[dd];B[be];W[de];\
+     B[ca];W[];B[cb];W[];B[cc];W[];B[cd];W[];B[ce];W[];B[]";
+
+#[test]
+fn a_katago_button_gives_half_a_point_to_the_first_player_to_pass() {
+    // KataGo's rules (button): the first pass takes the button, half a
+    // point. Komi 5: the area count is 0, and W+0.5 with the button, which
+    // White took.
+    let ru = "RU[koPOSITIONALscoreAREAtaxNONEsui1button1]";
+    let game = |ru: &str, re: &str| format!("(;GM[1]FF[4]SZ[5]KM[5]{ru}RE[{re}]{BUTTON_GAME})");
+    assert_eq!(count_findings(&game(ru, "W+0.5")), vec![]);
+    // A count without the button's half point is a mismatch, and a draw
+    // cannot arise with an integer komi and the button (C602); the button
+    // given to the other player is a mismatch too.
+    assert_eq!(
+        count_findings(&game(ru, "0")),
+        vec![
+            ("C601".to_string(), "Warning".to_string()),
+            ("C602".to_string(), "Warning".to_string())
+        ]
+    );
+    assert_eq!(
+        count_findings(&game(ru, "B+0.5")),
+        vec![("C601".to_string(), "Warning".to_string())]
+    );
+    // Without the button the half point is no count at all (C602).
+    let plain = count_findings(&game("RU[koPOSITIONALscoreAREAtaxNONEsui1]", "W+0.5"));
+    assert!(plain.iter().any(|(c, _)| c == "C602"), "{plain:?}");
+    assert_eq!(
+        count_findings(&game("RU[koPOSITIONALscoreAREAtaxNONEsui1]", "0")),
+        vec![]
+    );
+}
+
+#[test]
+fn a_katago_string_says_whites_handicap_bonus() {
+    // The same final position with two of Black's stones given as handicap
+    // (AB b1 b2) and komi 0.5: area B+5, minus komi, minus White's bonus:
+    // none under whb0 (what KataGo writes when it writes no whb), N = 2
+    // under whbN (and Chinese rules), N-1 = 1 under whbN-1.
+    let moves = ";W[da];B[bc];W[db];B[bd];W[dc];B[be];W[dd];B[ca];W[de];\
+                 B[cb];W[];B[cc];W[];B[cd];W[];B[ce];W[];B[]";
+    let game = |ru: &str, re: &str| {
+        format!("(;GM[1]FF[4]SZ[5]HA[2]KM[0.5]AB[ba][bb]RU[{ru}]RE[{re}]{moves})")
+    };
+    for (ru, re) in [
+        ("koPOSITIONALscoreAREAtaxNONEsui1", "B+4.5"),
+        ("koPOSITIONALscoreAREAtaxNONEsui1whbN", "B+2.5"),
+        ("koSITUATIONALscoreAREAtaxNONEsui0whbN-1", "B+3.5"),
+        ("Chinese", "B+2.5"),
+    ] {
+        assert_eq!(count_findings(&game(ru, re)), vec![], "{ru} {re}");
+    }
+    // whb0 is not the Chinese N.
+    let c601 = count_findings(&game("koPOSITIONALscoreAREAtaxNONEsui1", "B+2.5"));
+    assert_eq!(c601, vec![("C601".to_string(), "Warning".to_string())]);
+}
+
+#[test]
+fn katagos_group_tax_charges_two_points_per_living_group() {
+    // 7x7: Black's stones on columns b and f with territory on a and g (two
+    // groups, 14 stones and 14 points), White's on c and e with territory on
+    // d (one group, 14 stones and 7 points). Area 28 to 21, komi 7: 0. The
+    // group tax (taxALL) takes 2 x 2 from Black and 2 from White: W+2. No
+    // part touches dame or holds a stone in atari, so taxSEKI takes nothing.
+    let col = |c: char| -> String { "abcdefg".chars().map(|r| format!("[{c}{r}]")).collect() };
+    let game = |tax: &str, re: &str| {
+        format!(
+            "(;GM[1]FF[4]SZ[7]KM[7]RU[koSITUATIONALscoreAREAtax{tax}sui0]RE[{re}]AB{}{}AW{}{};B[];W[])",
+            col('b'),
+            col('f'),
+            col('c'),
+            col('e')
+        )
+    };
+    assert_eq!(count_findings(&game("ALL", "W+2")), vec![]);
+    assert_eq!(count_findings(&game("SEKI", "0")), vec![]);
+    assert_eq!(count_findings(&game("NONE", "0")), vec![]);
+    assert_eq!(
+        count_findings(&game("ALL", "0")),
+        vec![("C601".to_string(), "Warning".to_string())]
+    );
+}

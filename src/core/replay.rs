@@ -79,6 +79,8 @@ pub struct EndState {
     pub last_mover: Option<Color>,
     /// Passes by Black and White, omitted passes included.
     pub passes: [u32; 2],
+    /// The colour that passed first (an omitted pass included).
+    pub first_passer: Option<Color>,
     /// Stones captured by Black and by White during play (prisoners held).
     pub captures: [u32; 2],
     /// Stones placed by Black and White (handicap stones given as moves included).
@@ -286,6 +288,7 @@ impl Replayer {
             MoveKind::Pass => {
                 run.consecutive_passes += 1;
                 run.end.passes[color.index()] += 1;
+                run.end.first_passer.get_or_insert(color);
                 let idx = self.push_entry(n);
                 if run.opts.aga_superko == AgaSuperko::Situational {
                     self.own.insert(self.board.hash() ^ player, idx);
@@ -621,6 +624,7 @@ impl Run {
                 } else if self.reads_as_omitted_pass() {
                     let opp = color.opponent();
                     self.end.passes[opp.index()] += 1;
+                    self.end.first_passer.get_or_insert(opp);
                     self.note(
                         Finding::new(
                             Code::OmittedPass,

@@ -7,6 +7,7 @@ pub mod counting;
 pub mod divergence;
 pub mod final_position;
 mod japanese;
+pub mod katago;
 pub mod markup;
 mod notes;
 pub mod recorded;
@@ -17,8 +18,9 @@ pub use self::result_check::{ReadingKind, ResultCheck};
 
 use self::counting::{Counting, Score, Scores, Tally};
 use self::final_position::FinalPosition;
+use self::katago::KataGoRules;
 use self::recorded::{parse_result, parse_rules, DeclaredRules, Recorded, WinBy};
-use self::result_check::{CheckInput, Reading};
+use self::result_check::{CheckInput, Declared, Reading};
 use crate::core::board::{Board, Point};
 use crate::core::findings::Finding;
 use crate::core::game::{GameInfo, GameRecord};
@@ -430,16 +432,56 @@ pub fn score_game(
         .as_deref()
         .and_then(parse_rules)
         .map(result_check::counting_for);
+    let katago = info.rules.as_deref().and_then(KataGoRules::read);
+    // A KataGo string's knobs that do not depend on the position (handicap
+    // bonus, button), for the counts of other positions than the rules' own.
+    let katago_count = |c: Counting, s: Score| match katago {
+        Some(k) if Some(c) == declared => {
+            katago::count(&s, k, counter.handicap, end.first_passer, None)
+        }
+        _ => s,
+    };
+    let declared_count = declared.map(|c| {
+        let taxed = katago
+            .filter(|k| k.taxes_area())
+            .map(|_| katago::taxed(board, &dead.all(), &pos));
+        Declared {
+            counting: c,
+            // A KataGo territory count is read as the Japanese one (its
+            // encore is not followed), so it keeps that name.
+            name: match katago {
+                Some(k) if k.scoring == katago::Scoring::Area => "katago",
+                _ => c.key(),
+            },
+            score: match katago {
+                Some(k) => katago::count(
+                    scores.get(c),
+                    k,
+                    counter.handicap,
+                    end.first_passer,
+                    taxed.as_ref(),
+                ),
+                None => *scores.get(c),
+            },
+            markup_score: markup_scores.as_ref().map(|m| katago_count(c, *m.get(c))),
+        }
+    });
     // C606 and C607 are given under the declared rules, Japanese without.
     let notes_counting = declared.unwrap_or(Counting::Japanese);
 
     notes::aga_counts_differ(&scores, &pos, end, counter.handicap, findings);
     let result_check = match (recorded, info.result.as_deref()) {
         (Some(rec), Some(re)) => {
-            let readings = || common_readings(board, &dead, &pos, &counter, declared);
+            let readings = || {
+                let mut out = common_readings(board, &dead, &pos, &counter, declared);
+                for r in &mut out {
+                    r.score = katago_count(r.counting, r.score);
+                }
+                out
+            };
             let input = CheckInput {
                 re,
-                declared,
+                declared: declared_count,
                 scores: &scores,
                 markup_scores: markup_scores.as_ref(),
                 dead: dead.source,

@@ -98,10 +98,23 @@ fn gives(s: &Score, rec: Recorded) -> Option<bool> {
 /// Komi values in common use, for the hint of a result mismatch.
 const USUAL_KOMI: [f64; 7] = [0.0, 0.5, 4.5, 5.5, 6.5, 7.5, 8.0];
 
+/// The count RU asks for: a counting, with the knobs of a KataGo rules
+/// string when RU is one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Declared {
+    pub counting: Counting,
+    /// The name in messages: the counting's, or `katago`.
+    pub name: &'static str,
+    /// The rules' count of the final position.
+    pub score: Score,
+    /// The record's own count (its markup), when it has one.
+    pub markup_score: Option<Score>,
+}
+
 /// What a result check needs besides the recorded result.
 pub struct CheckInput<'a> {
     pub re: &'a str,
-    pub declared: Option<Counting>,
+    pub declared: Option<Declared>,
     pub scores: &'a Scores,
     pub markup_scores: Option<&'a Scores>,
     pub dead: DeadSource,
@@ -144,19 +157,24 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         .filter(|(_, s)| gives(s, rec) == Some(true))
         .map(|(c, _)| c)
         .collect();
-    let declared_score = i.declared.map(|c| i.scores.get(c));
-    let matches = match i.declared {
-        Some(c) => matching.contains(&c),
+    let declared_score = i.declared.as_ref().map(|d| &d.score);
+    let matches = match declared_score {
+        Some(s) => gives(s, rec) == Some(true),
         None => !matching.is_empty(),
     };
-    let markup_matches = i.markup_scores.map(|m| match i.declared {
-        Some(c) => gives(m.get(c), rec) == Some(true),
+    let markup_matches = i.markup_scores.map(|m| match &i.declared {
+        Some(d) => d
+            .markup_score
+            .as_ref()
+            .is_some_and(|s| gives(s, rec) == Some(true)),
         None => m.iter().any(|(_, s)| gives(s, rec) == Some(true)),
     });
-    let markup_score = i
-        .markup_scores
-        .map(|m| m.get(i.declared.unwrap_or(Counting::Japanese)));
-    let rules_name = |c: Option<Counting>| c.map_or("japanese", Counting::key);
+    let markup_score = match &i.declared {
+        Some(d) => d.markup_score.as_ref(),
+        None => i.markup_scores.map(|m| m.get(Counting::Japanese)),
+    };
+    let declared_counting = i.declared.as_ref().map(|d| d.counting);
+    let rules_name = i.declared.as_ref().map_or("japanese", |d| d.name);
     if markup_matches == Some(false) {
         if let Some(m) = markup_score {
             findings.push(Finding::new(
@@ -165,7 +183,7 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
                     "RE[{}] but the record's own count (its TB/TW markup as marked, with the \
                      captures, the {} counting and komi {}) gives {}{}: the record contradicts itself",
                     i.re,
-                    rules_name(i.declared),
+                    rules_name,
                     m.komi,
                     m.result(),
                     exchanged_hint(m, rec),
@@ -183,22 +201,25 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         Vec::new()
     };
     let reading = readings.iter().find(|r| {
-        i.declared.map_or(true, |c| c == r.counting) && gives(&r.score, rec) == Some(true)
+        declared_counting.map_or(true, |c| c == r.counting) && gives(&r.score, rec) == Some(true)
     });
     if let Some(r) = reading {
         findings.push(Finding::new(
             Code::RulesCountDiffers,
             format!(
                 "{}RE[{}] {}; by the rules the {} count gives {} (dead stones: {})",
-                if i.declared.is_none() {
+                if declared_counting.is_none() {
                     "no RU, and no counting of the final position gives RE: "
                 } else {
                     ""
                 },
                 i.re,
                 r.what,
-                r.counting.key(),
-                i.scores.get(r.counting).result(),
+                rules_name_of(&i.declared, r.counting),
+                declared_score
+                    .filter(|_| declared_counting == Some(r.counting))
+                    .unwrap_or(i.scores.get(r.counting))
+                    .result(),
                 i.dead.key(),
             ),
         ));
@@ -218,11 +239,11 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         } else {
             String::new()
         };
-        let message = match (i.declared, declared_score) {
-            (Some(c), Some(s)) => format!(
+        let message = match declared_score {
+            Some(s) => format!(
                 "RE[{}] but the {} count gives {} with komi {} (dead stones: {}){}{}{}{doubt}{unfinished}",
                 i.re,
-                c.key(),
+                rules_name,
                 s.result(),
                 s.komi,
                 i.dead.key(),
@@ -281,7 +302,7 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
     }
     Some(ResultCheck {
         recorded: i.re.to_string(),
-        declared: i.declared,
+        declared: declared_counting,
         computed: declared_score.map(Score::result),
         matches,
         markup_computed: markup_score.map(Score::result),
@@ -289,6 +310,15 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         matching,
         reading: reading.map(|r| r.kind),
     })
+}
+
+/// The name of counting `c` in a message: `katago` when it is the counting a
+/// KataGo rules string is read by.
+fn rules_name_of(declared: &Option<Declared>, c: Counting) -> &'static str {
+    match declared {
+        Some(d) if d.counting == c => d.name,
+        _ => c.key(),
+    }
 }
 
 /// "; the aga and chinese counts give RE", when countings other than the
