@@ -1219,3 +1219,32 @@ fn katagos_group_tax_charges_two_points_per_living_group() {
         vec![("C601".to_string(), "Warning".to_string())]
     );
 }
+
+#[test]
+fn katagos_territory_count_charges_the_stones_of_the_main_phase_and_first_encore() {
+    // BUTTON_GAME ends with two passes: under KataGo's territory rules they
+    // end the main phase (Black placed 10 stones, White 5). Black's area is
+    // 15 points, White's 10 with the stone White adds on e1 inside its own
+    // area. KataGo's count is the area minus a point per stone placed in
+    // the main phase and the first encore phase: White's e1 costs a point
+    // there (Black 15 - 10, White 10 - 6: W+4.5 with komi 5.5, as the
+    // Japanese count gives) and nothing in the second phase (10 - 5: W+5.5,
+    // where the Japanese count still gives W+4.5).
+    let game = |ru: &str, re: &str, encore: &str| {
+        format!("(;GM[1]FF[4]SZ[5]KM[5.5]RU[{ru}]RE[{re}]{BUTTON_GAME}{encore})")
+    };
+    let katago = "koSIMPLEscoreTERRITORYtaxSEKIsui0";
+    let first_phase = ";W[ea];B[];W[];B[];W[]";
+    let second_phase = ";W[];B[];W[ea];B[];W[]";
+    assert_eq!(count_findings(&game(katago, "W+4.5", first_phase)), vec![]);
+    assert_eq!(count_findings(&game(katago, "W+5.5", second_phase)), vec![]);
+    let warning = vec![("C601".to_string(), "Warning".to_string())];
+    assert_eq!(
+        count_findings(&game(katago, "W+4.5", second_phase)),
+        warning
+    );
+    assert_eq!(
+        count_findings(&game("Japanese", "W+5.5", second_phase)),
+        warning
+    );
+}

@@ -393,11 +393,10 @@ fn explain_end(
     }
     if let Some(c) = &s.result_check {
         writeln!(out, "\nresult check: RE[{}]", c.recorded)?;
-        if let (Some(r), Some(computed)) = (c.declared, &c.computed) {
+        if let (Some(r), Some(computed)) = (c.declared_name, &c.computed) {
             writeln!(
                 out,
-                "  the {} count gives {computed}: {}",
-                r.key(),
+                "  the {r} count gives {computed}: {}",
                 verdict_word(c.matches)
             )?;
         }

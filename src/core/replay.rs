@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::core::board::{Board, BoardSize, Color, Point, MAX_CELLS, PLAYER_KEY};
+use crate::core::board::{Board, BoardSize, Color, Point, Snapshot, MAX_CELLS, PLAYER_KEY};
 use crate::core::findings::{CappedFindings, Code, Finding, Severity};
 use crate::core::game::{Event, GameRecord, MoveKind};
 use crate::core::rules::{
@@ -70,6 +70,28 @@ impl Verdicts {
     }
 }
 
+/// The state of play at the end of a run of two passes (see
+/// [`EndState::pass_pairs`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PassPair {
+    /// Stones placed by Black and White by then.
+    pub placed: [u32; 2],
+    /// The board then, kept at the second pair only (KataGo counts the
+    /// stones that stand from then on as they stand).
+    pub board: Option<Snapshot>,
+}
+
+/// A run of passes reached an even length: keep the state of play then
+/// ([`EndState::pass_pairs`]).
+#[cold]
+fn note_pass_pair(end: &mut EndState, board: &Board) {
+    let board = (end.pass_pairs.len() == 1).then(|| board.snapshot());
+    end.pass_pairs.push(PassPair {
+        placed: end.placed,
+        board,
+    });
+}
+
 /// How the record ended, for scoring.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EndState {
@@ -81,6 +103,10 @@ pub struct EndState {
     pub passes: [u32; 2],
     /// The colour that passed first (an omitted pass included).
     pub first_passer: Option<Color>,
+    /// The first two times a run of passes reached an even length (two, four,
+    /// ... passes in a row): where KataGo's territory rules end the main phase
+    /// and then the first phase of the encore.
+    pub pass_pairs: Vec<PassPair>,
     /// Stones captured by Black and by White during play (prisoners held).
     pub captures: [u32; 2],
     /// Stones placed by Black and White (handicap stones given as moves included).
@@ -289,6 +315,9 @@ impl Replayer {
                 run.consecutive_passes += 1;
                 run.end.passes[color.index()] += 1;
                 run.end.first_passer.get_or_insert(color);
+                if run.consecutive_passes % 2 == 0 && run.end.pass_pairs.len() < 2 {
+                    note_pass_pair(&mut run.end, &self.board);
+                }
                 let idx = self.push_entry(n);
                 if run.opts.aga_superko == AgaSuperko::Situational {
                     self.own.insert(self.board.hash() ^ player, idx);

@@ -54,10 +54,18 @@ use crate::core::grid::{Grid, NONE};
 
 /// Benson's algorithm: which chains of colour `c` are pass-alive. Regions (maximal
 /// connected sets of points not occupied by `c`) and which of them are vital to
-/// which chain (every empty point of the region is a liberty of the chain) are
-/// computed once; then chains with fewer than two healthy vital regions, and the
-/// regions they border, are struck off until nothing changes.
-fn benson(p: &Grid, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> {
+/// which chain (every empty point of the region is a liberty of the chain; with
+/// `every_point`, every point, the opponent's stones too, is next to it: where a
+/// suicide of several stones is legal, an opponent string in the region is no
+/// safe eye) are computed once; then chains with fewer than two healthy vital
+/// regions, and the regions they border, are struck off until nothing changes.
+pub(crate) fn benson(
+    p: &Grid,
+    chain: &[u32],
+    colors: &[Color],
+    c: Color,
+    every_point: bool,
+) -> Vec<bool> {
     let regions = p.components(|x| x != Some(c), |a, b| a != Some(c) && b != Some(c));
     let mut points_of: Vec<Vec<usize>> = vec![Vec::new(); regions.count];
     for (i, &r) in regions.label.iter().enumerate() {
@@ -73,9 +81,12 @@ fn benson(p: &Grid, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> {
         let r = r as u32;
         let mut border: Vec<u32> = Vec::new();
         let mut empties = 0u32;
+        let mut counted = 0u32;
         for &i in pts {
             let empty = p.cells[i].is_none();
             empties += u32::from(empty);
+            let counts = empty || every_point;
+            counted += u32::from(counts);
             let mut seen_here: [u32; 4] = [NONE; 4];
             for (k, j) in p.neighbours(i).enumerate() {
                 let ch = chain[j];
@@ -88,7 +99,7 @@ fn benson(p: &Grid, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> {
                     count[ch as usize] = 0;
                     border.push(ch);
                 }
-                if empty {
+                if counts {
                     count[ch as usize] += 1;
                 }
             }
@@ -96,7 +107,7 @@ fn benson(p: &Grid, chain: &[u32], colors: &[Color], c: Color) -> Vec<bool> {
         let v = border
             .iter()
             .copied()
-            .filter(|&ch| empties > 0 && count[ch as usize] == empties)
+            .filter(|&ch| empties > 0 && count[ch as usize] == counted)
             .collect();
         borders.push(border);
         vital.push(v);
@@ -328,7 +339,10 @@ pub fn estimate_seeded(board: &Board, first: FirstMove, salt: u64) -> Estimate {
     let (chain, colors) = p.chains();
     let mut pass_alive = vec![false; colors.len()];
     for c in [Color::Black, Color::White] {
-        for (k, a) in benson(&p, &chain, &colors, c).into_iter().enumerate() {
+        for (k, a) in benson(&p, &chain, &colors, c, false)
+            .into_iter()
+            .enumerate()
+        {
             if a && colors[k] == c {
                 pass_alive[k] = true;
             }

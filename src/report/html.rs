@@ -821,11 +821,11 @@ fn final_part(s: &mut String, k: u64, sc: &Scored, board: Option<&Snapshot>) {
     s.push_str("</table>\n");
     if let Some(c) = &sc.result_check {
         let mut line = format!("RE[{}]", escape(&c.recorded));
-        if let (Some(r), Some(computed)) = (c.declared, &c.computed) {
+        if let (Some(r), Some(computed)) = (c.declared_name, &c.computed) {
             let _ = write!(
                 line,
                 ": the {} count gives {}, <b class=\"{}\">{}</b>",
-                r.key(),
+                r,
                 escape(computed),
                 if c.matches { "info" } else { "error" },
                 if c.matches { "a match" } else { "a mismatch" }

@@ -433,38 +433,28 @@ pub fn score_game(
         .and_then(parse_rules)
         .map(result_check::counting_for);
     let katago = info.rules.as_deref().and_then(KataGoRules::read);
+    let play = katago.map(|_| katago::Play {
+        handicap: counter.handicap,
+        first_passer: end.first_passer,
+        chilled: katago::chilled(record, end),
+        second_encore: end.pass_pairs.get(1).and_then(|p| p.board.as_ref()),
+        komi: counter.komi(declared.unwrap_or(Counting::Chinese)),
+    });
     // A KataGo string's knobs that do not depend on the position (handicap
-    // bonus, button), for the counts of other positions than the rules' own.
-    let katago_count = |c: Counting, s: Score| match katago {
-        Some(k) if Some(c) == declared => {
-            katago::count(&s, k, counter.handicap, end.first_passer, None)
-        }
+    // bonus, button), for the counts of other positions than the final board.
+    let katago_count = |c: Counting, s: Score| match (katago, &play) {
+        (Some(k), Some(p)) if Some(c) == declared => katago::adjusted(&s, k, p),
         _ => s,
     };
-    let declared_count = declared.map(|c| {
-        let taxed = katago
-            .filter(|k| k.taxes_area())
-            .map(|_| katago::taxed(board, &dead.all(), &pos));
-        Declared {
-            counting: c,
-            // A KataGo territory count is read as the Japanese one (its
-            // encore is not followed), so it keeps that name.
-            name: match katago {
-                Some(k) if k.scoring == katago::Scoring::Area => "katago",
-                _ => c.key(),
-            },
-            score: match katago {
-                Some(k) => katago::count(
-                    scores.get(c),
-                    k,
-                    counter.handicap,
-                    end.first_passer,
-                    taxed.as_ref(),
-                ),
-                None => *scores.get(c),
-            },
-            markup_score: markup_scores.as_ref().map(|m| katago_count(c, *m.get(c))),
-        }
+    let declared_count = declared.map(|c| Declared {
+        counting: c,
+        name: if katago.is_some() { "katago" } else { c.key() },
+        score: match (katago, &play) {
+            (Some(k), Some(p)) => katago::count(board, k, p),
+            _ => *scores.get(c),
+        },
+        markup_score: markup_scores.as_ref().map(|m| katago_count(c, *m.get(c))),
+        board_as_it_stands: katago.is_some(),
     });
     // C606 and C607 are given under the declared rules, Japanese without.
     let notes_counting = declared.unwrap_or(Counting::Japanese);
@@ -487,7 +477,12 @@ pub fn score_game(
                 dead: dead.source,
                 ended_by_passes: end.trailing_passes >= 2 || record.markup.is_some(),
                 readings: &readings,
-                in_doubt: dead.uncertain.len(),
+                // KataGo's count does not rest on the estimate.
+                in_doubt: if katago.is_some() {
+                    0
+                } else {
+                    dead.uncertain.len()
+                },
             };
             result_check::check(rec, &input, findings)
         }

@@ -15,6 +15,9 @@ pub struct ResultCheck {
     pub recorded: String,
     /// The counting RU asks for (`None`: no RU, or one that names no counting).
     pub declared: Option<Counting>,
+    /// The name of the declared count in messages: the counting's, or
+    /// `katago` for KataGo's own count of a KataGo rules string.
+    pub declared_name: Option<&'static str>,
     /// The declared counting's count of the final position, with the dead
     /// stones used.
     pub computed: Option<String>,
@@ -109,6 +112,9 @@ pub struct Declared {
     pub score: Score,
     /// The record's own count (its markup), when it has one.
     pub markup_score: Option<Score>,
+    /// The count is of the board as it stands, without dead stones
+    /// (KataGo's), not of the final position with the dead stones removed.
+    pub board_as_it_stands: bool,
 }
 
 /// What a result check needs besides the recorded result.
@@ -239,14 +245,17 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         } else {
             String::new()
         };
+        let dead = match &i.declared {
+            Some(d) if d.board_as_it_stands => "none, the board as it stands",
+            _ => i.dead.key(),
+        };
         let message = match declared_score {
             Some(s) => format!(
-                "RE[{}] but the {} count gives {} with komi {} (dead stones: {}){}{}{}{doubt}{unfinished}",
+                "RE[{}] but the {} count gives {} with komi {} (dead stones: {dead}){}{}{}{doubt}{unfinished}",
                 i.re,
                 rules_name,
                 s.result(),
                 s.komi,
-                i.dead.key(),
                 exchanged_hint(s, rec),
                 komi_hint(s, rec, i.ended_by_passes),
                 others_hint(&matching),
@@ -303,6 +312,7 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
     Some(ResultCheck {
         recorded: i.re.to_string(),
         declared: declared_counting,
+        declared_name: i.declared.as_ref().map(|d| d.name),
         computed: declared_score.map(Score::result),
         matches,
         markup_computed: markup_score.map(Score::result),
