@@ -608,3 +608,35 @@ fn play_after_two_passes_is_the_encore_under_katago_territory_rules() {
         assert_eq!(a503(ru).map(|f| f.0), Some(Warning), "{ru}");
     }
 }
+
+#[test]
+fn taking_back_a_blocked_ko_in_katagos_encore_is_a_pass_for_it() {
+    use sgfaudit::core::findings::Severity::{Error, Info};
+    // A ko on the empty point c2 (White's b2 in atari there). Two passes end
+    // the main phase; in the encore Black takes the ko (c2), White's stone
+    // on b2 would take it back: under KataGo's territory rules a ko taken
+    // in the encore may not be taken back until the other player passes for
+    // it, which a stone on the ko does (KataGo's rules page, "encore"). So
+    // White's b2 is that pass, the board stays as Black left it, and Black
+    // fills b2 (empty) next. Under Japanese rules the same moves retake the
+    // ko at once (an error) and Black's b2 then lands on White's stone.
+    let record = |ru: &str| {
+        common::audit_text(&format!(
+            "(;GM[1]FF[4]SZ[5]KM[0]RU[{ru}]AB[ba][ab][bc]AW[ca][bb][db][cc]\
+             ;B[];W[];B[cb];W[bb];B[bb];W[];B[];W[];B[];W[];B[])"
+        ))
+    };
+    let findings = |ru: &str| -> Vec<(String, sgfaudit::core::findings::Severity)> {
+        record(ru).games[0]
+            .findings
+            .iter()
+            .map(|f| (f.code.id().to_string(), f.severity))
+            .collect()
+    };
+    let katago = findings("koSIMPLEscoreTERRITORYtaxSEKIsui0");
+    assert!(katago.contains(&("A510".to_string(), Info)), "{katago:?}");
+    assert!(!katago.iter().any(|(_, s)| *s == Error), "{katago:?}");
+    let japanese = findings("Japanese");
+    assert!(!japanese.iter().any(|(c, _)| c == "A510"), "{japanese:?}");
+    assert!(japanese.iter().any(|(_, s)| *s == Error), "{japanese:?}");
+}

@@ -1,14 +1,20 @@
-//! Bytes to a game record: byte 0 picks the size (1..=13), then each byte pair is
-//! a move (a pass when out of range), colours mostly alternating; a final 0xFF
-//! byte run adds territory markup.
+//! Bytes to a game record: byte 0 picks the size (1..=13) and, by its high bit,
+//! KataGo's territory rules (an encore after two passes, passes for ko there);
+//! then each byte pair is a move (a pass when out of range), colours mostly
+//! alternating; a final 0xFF byte run adds territory markup.
 use sgfaudit::core::board::{BoardSize, Color, Point};
 use sgfaudit::core::game::{Event, GameRecord, Markup, MoveKind};
 use sgfaudit::core::replay::{ReplayOutcome, Replayer};
+use sgfaudit::scoring::recorded::binding_of;
 
 pub fn record(data: &[u8]) -> GameRecord {
     let size = data.first().map_or(9, |b| b % 13 + 1);
     let mut r = GameRecord {
         size: BoardSize::new(size).unwrap_or_default(),
+        binding: data
+            .first()
+            .filter(|b| *b & 0x80 != 0)
+            .and_then(|_| binding_of("koSIMPLEscoreTERRITORYtaxSEKIsui0")),
         ..Default::default()
     };
     let mut color = Color::Black;

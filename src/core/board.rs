@@ -459,6 +459,30 @@ impl Board {
         count
     }
 
+    /// The stone a `color` stone on the empty point `p` would take as a ko
+    /// capture: exactly one opponent stone, a string of one in atari, with the
+    /// placed stone left alone, that stone's point its only liberty.
+    pub fn ko_capture_at(&self, p: Point, color: Color) -> Option<Point> {
+        let mut taken = None;
+        for n in self.neighbours(self.cell(p)) {
+            let v = self.cells[usize::from(n)];
+            match color_of(v) {
+                None if v == EMPTY => return None,
+                None => {}
+                Some(c) if c == color => return None,
+                Some(_) if self.liberties(self.point(n)) == 1 => {
+                    if taken.is_some() || self.string_cells(n).nth(1).is_some() {
+                        return None;
+                    }
+                    taken = Some(n);
+                }
+                Some(_) => {}
+            }
+        }
+        let taken = taken?;
+        Some(self.point(taken))
+    }
+
     /// The cells of the string through `cell`.
     pub(crate) fn string_cells(&self, cell: u16) -> StringIter<'_> {
         StringIter {

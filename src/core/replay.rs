@@ -350,9 +350,31 @@ impl Replayer {
                 );
                 self.push_entry(n);
             }
+            MoveKind::Place(p) if self.passes_for_ko(run, p, color) => {
+                run.note_placement();
+                let size = self.board.size();
+                run.note(
+                    Finding::new(
+                        Code::PassForKo,
+                        format!(
+                            "{} {} ({}) takes back a ko blocked in the encore of the declared \
+                             rules ({}): a pass for that ko, the board is left unchanged",
+                            color.letter(),
+                            p.human(size),
+                            p.sgf(),
+                            run.binding.name
+                        ),
+                    )
+                    .at_move(n)
+                    .with_point(Some(p))
+                    .with_color(color),
+                );
+                self.push_entry(n);
+            }
             MoveKind::Place(p) => {
                 run.note_placement();
                 let cell = self.board.cell(p);
+                let encore_ko = run.in_encore() && self.board.ko_capture_at(p, color).is_some();
                 let placed = self.board.place(p, color);
                 run.end.placed[color.index()] += 1;
                 run.end.captures[color.index()] += placed.captured;
@@ -379,8 +401,34 @@ impl Replayer {
                         run.ko_ban = Some((k, color.opponent()));
                     }
                 }
+                if run.in_encore() {
+                    let board = &self.board;
+                    run.encore_ko_blocks
+                        .retain(|&c| board.get(board.point(c)).is_some());
+                    if encore_ko {
+                        run.encore_ko_blocks.push(cell);
+                    }
+                }
             }
         }
+    }
+
+    /// KataGo's encore: a stone that would take back a ko whose taking stone
+    /// is blocked is a pass for that ko, which lifts the block (and places
+    /// nothing).
+    fn passes_for_ko(&self, run: &mut Run, p: Point, color: Color) -> bool {
+        if !run.in_encore() || run.encore_ko_blocks.is_empty() {
+            return false;
+        }
+        let Some(taken) = self.board.ko_capture_at(p, color) else {
+            return false;
+        };
+        let cell = self.board.cell(taken);
+        let blocked = run.encore_ko_blocks.contains(&cell);
+        if blocked {
+            run.encore_ko_blocks.retain(|&c| c != cell);
+        }
+        blocked
     }
 
     /// A move no ruleset can play (off the board, or an unreadable point): reported
@@ -513,6 +561,10 @@ struct Run {
     handicap_moves: u32,
     consecutive_passes: u32,
     ko_ban: Option<(u16, Color)>,
+    /// In the encore of declared rules that have one (KataGo's): the stones
+    /// that took a ko there and may not be taken back until the other
+    /// player passes for that ko.
+    encore_ko_blocks: Vec<u16>,
     findings: CappedFindings,
     verdicts: Verdicts,
     end: EndState,
@@ -613,6 +665,7 @@ impl Run {
             handicap_moves,
             consecutive_passes: 0,
             ko_ban: None,
+            encore_ko_blocks: Vec::new(),
             findings,
             verdicts: Default::default(),
             end: EndState {
@@ -689,6 +742,12 @@ impl Run {
             SameColour::OmittedPass => true,
             SameColour::WrongTurn => false,
         }
+    }
+
+    /// Play is in the encore of declared rules that have one (KataGo's
+    /// territory rules: after the first run of two passes).
+    fn in_encore(&self) -> bool {
+        self.binding.encore && !self.end.pass_pairs.is_empty()
     }
 
     /// A placement attempt (legal or not): ends a run of passes.

@@ -25,9 +25,9 @@
 //! - `sui1`: a region holding an opponent string is no eye of a pass-alive
 //!   string (the string can be captured by a suicide of several stones).
 //!
-//! Not followed: KataGo's pass-for-ko moves in the encore (a move on a ko
-//! KataGo has blocked is a pass there, and a stone here) and the phases
-//! `koSPIGHT` and repeated passes end without two passes in a row.
+//! The encore's passes for ko place no stone (the replay reads them so,
+//! A510) and are not charged. Not followed: the phases `koSPIGHT` and
+//! repeated passes end without two passes in a row.
 
 use super::counting::{Method, Score, Side};
 use crate::core::board::{Board, Color, Snapshot};
