@@ -640,3 +640,39 @@ fn taking_back_a_blocked_ko_in_katagos_encore_is_a_pass_for_it() {
     assert!(!japanese.iter().any(|(c, _)| c == "A510"), "{japanese:?}");
     assert!(japanese.iter().any(|(_, s)| *s == Error), "{japanese:?}");
 }
+
+#[test]
+fn a_repetition_in_katagos_encore_is_legal_there() {
+    use sgfaudit::core::findings::Severity::{Error, Warning};
+    // The ko of the test above: in the encore Black takes it, White's
+    // retake is the pass for it, Black passes, and White takes the ko back:
+    // the position after the main phase's two passes comes back. KataGo's
+    // encore has no superko (a game there ends with no result only at a
+    // position's third occurrence), so under `koPOSITIONAL` territory rules
+    // neither the repetition (R405) nor Japanese rule 12 (R407) is more than
+    // info; under area rules the same string's positional superko binds
+    // (there two passes end the game, and White's first retake is at once).
+    let findings = |ru: &str| -> Vec<(String, sgfaudit::core::findings::Severity)> {
+        common::audit_text(&format!(
+            "(;GM[1]FF[4]SZ[5]KM[0]RU[{ru}]AB[ba][ab][bc]AW[ca][bb][db][cc]\
+             ;B[];W[];B[cb];W[bb];B[];W[bb];B[];W[];B[];W[])"
+        ))
+        .games[0]
+            .findings
+            .iter()
+            .filter(|f| f.code.id().starts_with('R'))
+            .map(|f| (f.code.id().to_string(), f.severity))
+            .collect()
+    };
+    let territory = findings("koPOSITIONALscoreTERRITORYtaxSEKIsui0");
+    assert!(
+        territory.iter().any(|(c, _)| c == "R405") && territory.iter().any(|(c, _)| c == "R407"),
+        "{territory:?}"
+    );
+    assert!(
+        !territory.iter().any(|(_, s)| *s == Error || *s == Warning),
+        "{territory:?}"
+    );
+    let area = findings("koPOSITIONALscoreAREAtaxNONEsui0");
+    assert!(area.iter().any(|(_, s)| *s == Error), "{area:?}");
+}

@@ -522,12 +522,16 @@ impl Replayer {
         let j = &mut run.verdicts.japanese;
         if j.no_result.is_none() && rules::japanese_no_result(facts, japanese_illegal) {
             j.no_result = Some(n);
-            // Rule 12 matters to records played under Japanese rules.
-            let severity = if run.binding.rulesets.contains(Ruleset::Japanese) {
-                Severity::Warning
-            } else {
-                Severity::Info
-            };
+            // Rule 12 matters to records played under Japanese rules, not
+            // to those under KataGo's territory rules (which bind the
+            // Japanese verdicts but end a game with no result only at a
+            // position's third occurrence).
+            let severity =
+                if run.binding.rulesets.contains(Ruleset::Japanese) && !run.binding.encore {
+                    Severity::Warning
+                } else {
+                    Severity::Info
+                };
             run.note(
                 Finding::new(
                     Code::NoResultRepetition,
@@ -801,7 +805,13 @@ impl Run {
         // about the other rulesets, for information.
         // `broken`: the rulesets whose rule the move breaks, for the binding
         // (a superset of `set` for a suicide that also repeats a position).
-        let bound = self.binding.for_move(kind, self_captured);
+        // In an encore (KataGo's) no superko applies: a plain repetition
+        // there is legal under the declared rules.
+        let bound = if kind == IllegalKind::Superko && self_captured == 0 && self.in_encore() {
+            RulesetSet::EMPTY
+        } else {
+            self.binding.for_move(kind, self_captured)
+        };
         let (severity, message) = if broken.iter().any(|r| bound.contains(r)) {
             (Code::from(kind).severity(), message())
         } else {
