@@ -350,29 +350,12 @@ impl Replayer {
                 );
                 self.push_entry(n);
             }
-            MoveKind::Place(p) if self.passes_for_ko(run, p, color) => {
-                run.note_placement();
-                let size = self.board.size();
-                run.note(
-                    Finding::new(
-                        Code::PassForKo,
-                        format!(
-                            "{} {} ({}) takes back a ko blocked in the encore of the declared \
-                             rules ({}): a pass for that ko, the board is left unchanged",
-                            color.letter(),
-                            p.human(size),
-                            p.sgf(),
-                            run.binding.name
-                        ),
-                    )
-                    .at_move(n)
-                    .with_point(Some(p))
-                    .with_color(color),
-                );
-                self.push_entry(n);
-            }
             MoveKind::Place(p) => {
                 run.note_placement();
+                if let Some(blocked) = self.blocked_ko_retaken(run, p, color) {
+                    self.pass_for_ko(run, n, p, color, blocked);
+                    return;
+                }
                 let cell = self.board.cell(p);
                 let encore_ko = run.in_encore() && self.board.ko_capture_at(p, color).is_some();
                 let placed = self.board.place(p, color);
@@ -413,22 +396,38 @@ impl Replayer {
         }
     }
 
-    /// KataGo's encore: a stone that would take back a ko whose taking stone
-    /// is blocked is a pass for that ko, which lifts the block (and places
-    /// nothing).
-    fn passes_for_ko(&self, run: &mut Run, p: Point, color: Color) -> bool {
+    /// KataGo's encore: the blocked stone (see `Run::encore_ko_blocks`) a
+    /// stone on `p` would take back as a ko, if any.
+    fn blocked_ko_retaken(&self, run: &Run, p: Point, color: Color) -> Option<u16> {
         if !run.in_encore() || run.encore_ko_blocks.is_empty() {
-            return false;
+            return None;
         }
-        let Some(taken) = self.board.ko_capture_at(p, color) else {
-            return false;
-        };
-        let cell = self.board.cell(taken);
-        let blocked = run.encore_ko_blocks.contains(&cell);
-        if blocked {
-            run.encore_ko_blocks.retain(|&c| c != cell);
-        }
-        blocked
+        let taken = self.board.cell(self.board.ko_capture_at(p, color)?);
+        run.encore_ko_blocks.contains(&taken).then_some(taken)
+    }
+
+    /// A stone that would take back a blocked ko in KataGo's encore is a
+    /// pass for that ko: it lifts the block and places nothing (A510).
+    fn pass_for_ko(&mut self, run: &mut Run, n: u32, p: Point, color: Color, blocked: u16) {
+        run.encore_ko_blocks.retain(|&c| c != blocked);
+        let size = self.board.size();
+        run.note(
+            Finding::new(
+                Code::PassForKo,
+                format!(
+                    "{} {} ({}) takes back a ko blocked in the encore of the declared rules \
+                     ({}): a pass for that ko, the board is left unchanged",
+                    color.letter(),
+                    p.human(size),
+                    p.sgf(),
+                    run.binding.name
+                ),
+            )
+            .at_move(n)
+            .with_point(Some(p))
+            .with_color(color),
+        );
+        self.push_entry(n);
     }
 
     /// A move no ruleset can play (off the board, or an unreadable point): reported
