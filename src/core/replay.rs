@@ -352,12 +352,13 @@ impl Replayer {
             }
             MoveKind::Place(p) => {
                 run.note_placement();
-                if let Some(blocked) = self.blocked_ko_retaken(run, p, color) {
-                    self.pass_for_ko(run, n, p, color, blocked);
-                    return;
+                if !run.encore_ko_blocks.is_empty() {
+                    if let Some(blocked) = self.blocked_ko_retaken(run, p, color) {
+                        self.pass_for_ko(run, n, p, color, blocked);
+                        return;
+                    }
                 }
                 let cell = self.board.cell(p);
-                let encore_ko = run.in_encore() && self.board.ko_capture_at(p, color).is_some();
                 let placed = self.board.place(p, color);
                 run.end.placed[color.index()] += 1;
                 run.end.captures[color.index()] += placed.captured;
@@ -376,23 +377,33 @@ impl Replayer {
                 self.judge(run, n, p, color, &facts, earlier, placed.self_captured);
                 let idx = self.push_entry(n);
                 self.own.insert(hash ^ player, idx);
-                if placed.captured == 1
+                let takes_ko = placed.captured == 1
                     && placed.single_stone_one_liberty
-                    && placed.self_captured == 0
-                {
+                    && placed.self_captured == 0;
+                if takes_ko {
                     if let Some(k) = placed.captured_single {
                         run.ko_ban = Some((k, color.opponent()));
                     }
                 }
-                if run.in_encore() {
-                    let board = &self.board;
-                    run.encore_ko_blocks
-                        .retain(|&c| board.get(board.point(c)).is_some());
-                    if encore_ko {
-                        run.encore_ko_blocks.push(cell);
-                    }
+                if run.binding.encore {
+                    self.track_encore_kos(run, cell, takes_ko);
                 }
             }
+        }
+    }
+
+    /// KataGo's encore: after a placement, lift the blocks whose stone is
+    /// gone, and block the stone that took a ko.
+    #[cold]
+    fn track_encore_kos(&self, run: &mut Run, cell: u16, takes_ko: bool) {
+        if !run.in_encore() {
+            return;
+        }
+        let board = &self.board;
+        run.encore_ko_blocks
+            .retain(|&c| board.get(board.point(c)).is_some());
+        if takes_ko {
+            run.encore_ko_blocks.push(cell);
         }
     }
 
