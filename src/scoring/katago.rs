@@ -53,6 +53,19 @@ pub enum Tax {
     All,
 }
 
+/// KataGo's ko rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KoRule {
+    /// Only the immediate recapture of a ko is forbidden.
+    Simple,
+    /// Simple ko, with passes lifting bans (Spight's rules).
+    Spight,
+    /// No whole-board position may recur.
+    Positional,
+    /// No whole-board position may recur with the same player to move.
+    Situational,
+}
+
 /// The points White receives for handicap stones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HandicapBonus {
@@ -70,6 +83,8 @@ pub struct KataGoRules {
     pub handicap_bonus: HandicapBonus,
     /// `sui1`: a suicide of several stones is legal.
     pub multi_stone_suicide: bool,
+    /// The ko rule, when the string names one.
+    pub ko: Option<KoRule>,
 }
 
 impl KataGoRules {
@@ -109,12 +124,24 @@ impl KataGoRules {
         } else {
             HandicapBonus::Zero
         };
+        let ko = if l.contains("kosimple") {
+            Some(KoRule::Simple)
+        } else if l.contains("kospight") {
+            Some(KoRule::Spight)
+        } else if l.contains("kopositional") {
+            Some(KoRule::Positional)
+        } else if l.contains("kosituational") {
+            Some(KoRule::Situational)
+        } else {
+            None
+        };
         Some(KataGoRules {
             scoring,
             tax,
             button: l.contains("button1"),
             handicap_bonus,
             multi_stone_suicide: l.contains("sui1"),
+            ko,
         })
     }
 
@@ -128,14 +155,16 @@ impl KataGoRules {
         }
     }
 
-    /// The button's half point to White (negative: to Black), given to the
-    /// first player to pass.
-    fn button_to_white(self, first_passer: Option<Color>) -> f64 {
-        match (self.button, first_passer) {
+    /// What White receives besides komi: the handicap bonus, and the
+    /// button's half point (to the first player to pass; negative when
+    /// Black took it).
+    fn compensation(self, play: &Play) -> f64 {
+        let button = match (self.button, play.first_passer) {
             (true, Some(Color::White)) => 0.5,
             (true, Some(Color::Black)) => -0.5,
             _ => 0.0,
-        }
+        };
+        self.bonus(play.handicap) + button
     }
 }
 
@@ -182,7 +211,7 @@ pub fn chilled(record: &GameRecord, end: &EndState) -> [u32; 2] {
 /// readings of a position other than the final board.
 pub fn adjusted(base: &Score, rules: KataGoRules, play: &Play) -> Score {
     let mut s = *base;
-    s.compensation = rules.bonus(play.handicap) + rules.button_to_white(play.first_passer);
+    s.compensation = rules.compensation(play);
     s.margin = s.black.points - s.white.points - s.komi - s.compensation;
     s
 }
@@ -238,7 +267,7 @@ pub fn count(board: &Board, rules: KataGoRules, play: &Play) -> Score {
         side.points = points;
     }
     let [black, white] = sides;
-    let compensation = rules.bonus(play.handicap) + rules.button_to_white(play.first_passer);
+    let compensation = rules.compensation(play);
     Score {
         method: if territory_scoring {
             Method::Territory
@@ -390,6 +419,7 @@ mod tests {
                 button: true,
                 handicap_bonus: HandicapBonus::Zero,
                 multi_stone_suicide: true,
+                ko: Some(KoRule::Positional),
             }
         );
         let r = KataGoRules::read("koSITUATIONALscoreAREAtaxALLsui0whbN-1").unwrap();
@@ -415,6 +445,15 @@ mod tests {
         }
     }
 
+    /// A position, with KataGo's area of it and its parts (points in a
+    /// living part, and the living parts per colour).
+    fn parts_of(rows: &[&str], every_point: bool) -> (Box<Board>, Vec<bool>, [u32; 2]) {
+        let b = Board::from_rows(rows);
+        let g = Grid::from_board(&b);
+        let (living, parts) = independent_parts(&g, &basic_area(&g, every_point));
+        (b, living, parts)
+    }
+
     fn area(tax: Tax) -> KataGoRules {
         KataGoRules {
             scoring: Scoring::Area,
@@ -422,6 +461,7 @@ mod tests {
             button: false,
             handicap_bonus: HandicapBonus::Zero,
             multi_stone_suicide: false,
+            ko: Some(KoRule::Simple),
         }
     }
 
@@ -432,16 +472,16 @@ mod tests {
         // point of column c is dame, beside Black's b-stone and three White
         // stones. Each player's area is one connected part, and both touch
         // the dame: by KataGo's rule both are in seki.
-        let b = Board::from_rows(&[
-            ".XOO.", //
-            "XXO.O", //
-            "XX.OO", //
-            "XXOO.", //
-            ".XO..", //
-        ]);
-        let g = Grid::from_board(&b);
-        let basic = basic_area(&g, false);
-        let (living, parts) = independent_parts(&g, &basic);
+        let (b, living, parts) = parts_of(
+            &[
+                ".XOO.", //
+                "XXO.O", //
+                "XX.OO", //
+                "XXOO.", //
+                ".XO..", //
+            ],
+            false,
+        );
         assert!(!living.contains(&true));
         assert_eq!(parts, [0, 0]);
         // No tax: 10 points to 14. A tax keeps the stones only: 8 to 9.
@@ -457,22 +497,21 @@ mod tests {
         // and the two single points at the lower left. That region is
         // Black's with the stone in it; White's wall on d-e (6 stones, 4 points) is
         // pass-alive too. Area 15 to 10, and one living part each.
-        let b = Board::from_rows(&[
+        let rows = [
             ".XXO.", //
             ".OXO.", //
             "XXXOO", //
             "X.XO.", //
             ".XXO.", //
-        ]);
-        let g = Grid::from_board(&b);
-        let basic = basic_area(&g, false);
-        let (_, parts) = independent_parts(&g, &basic);
+        ];
+        let (b, _, parts) = parts_of(&rows, false);
         assert_eq!(parts, [1, 1]);
         let s = count(&b, area(Tax::None), &play(0.0));
         assert_eq!((s.black.points, s.white.points), (15.0, 10.0));
         // Under sui1 the White stone makes that region no eye of Black's;
         // Black's two single-point eyes still make it pass-alive.
-        assert_eq!(basic_area(&g, true), basic);
+        let g = Grid::from_board(&b);
+        assert_eq!(basic_area(&g, true), basic_area(&g, false));
         // The group tax: two points a part, one part each.
         let s = count(&b, area(Tax::All), &play(0.0));
         assert_eq!((s.black.points, s.white.points), (13.0, 8.0));

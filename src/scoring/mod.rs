@@ -448,13 +448,12 @@ pub fn score_game(
     };
     let declared_count = declared.map(|c| Declared {
         counting: c,
-        name: if katago.is_some() { "katago" } else { c.key() },
+        katago: katago.is_some(),
         score: match (katago, &play) {
             (Some(k), Some(p)) => katago::count(board, k, p),
             _ => *scores.get(c),
         },
         markup_score: markup_scores.as_ref().map(|m| katago_count(c, *m.get(c))),
-        board_as_it_stands: katago.is_some(),
     });
     // C606 and C607 are given under the declared rules, Japanese without.
     let notes_counting = declared.unwrap_or(Counting::Japanese);

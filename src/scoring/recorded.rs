@@ -1,6 +1,7 @@
 //! Reading the recorded result (`RE`) and rules (`RU`) of real archives.
 //! Plain strings in, typed values out; no SGF syntax here.
 
+use super::katago::{KataGoRules, KoRule, Scoring};
 use crate::core::board::Color;
 use crate::core::rules::{Binding, DeclaredSuicide, Ruleset, RulesetSet};
 
@@ -242,18 +243,18 @@ enum RulesFamily {
     TrompTaylor,
     /// Ing's (SST) rules, as GOE plays them.
     Ing,
-    /// A KataGo rules string (`koPOSITIONALscoreAREAtaxNONEsui1`), lower-cased:
-    /// its ko, scoring and suicide rules are read off it.
-    KataGo(String),
+    /// A KataGo rules string (`koPOSITIONALscoreAREAtaxNONEsui1`), as read
+    /// by [`KataGoRules::read`].
+    KataGo(KataGoRules),
 }
 
 fn rules_family(ru: &str) -> Option<RulesFamily> {
+    if let Some(k) = KataGoRules::read(ru) {
+        return Some(RulesFamily::KataGo(k));
+    }
     let l = ru.trim().to_ascii_lowercase();
     if l.is_empty() {
         return None;
-    }
-    if l.contains("scorearea") || l.contains("scoreterritory") {
-        return Some(RulesFamily::KataGo(l));
     }
     // A list of several rulesets ("Japanese/Chinese/AGA/...") says nothing.
     if l.matches('/').count() >= 2 {
@@ -294,8 +295,10 @@ pub fn parse_rules(ru: &str) -> Option<DeclaredRules> {
         | RulesFamily::NewZealand
         | RulesFamily::TrompTaylor
         | RulesFamily::Ing => DeclaredRules::Chinese,
-        RulesFamily::KataGo(s) if s.contains("scoreterritory") => DeclaredRules::Japanese,
-        RulesFamily::KataGo(_) => DeclaredRules::Chinese,
+        RulesFamily::KataGo(k) => match k.scoring {
+            Scoring::Territory => DeclaredRules::Japanese,
+            Scoring::Area => DeclaredRules::Chinese,
+        },
     })
 }
 
@@ -335,23 +338,20 @@ pub fn binding_of(ru: &str) -> Option<Binding> {
         RulesFamily::NewZealand => area_with("new zealand", aga, DeclaredSuicide::Any),
         RulesFamily::TrompTaylor => area_with("tromp-taylor", swedish, DeclaredSuicide::Any),
         RulesFamily::Ing => area_with("ing", area, DeclaredSuicide::MultiStone),
-        RulesFamily::KataGo(s) => {
-            let territory = s.contains("scoreterritory");
+        RulesFamily::KataGo(k) => {
+            let territory = k.scoring == Scoring::Territory;
             let rulesets = if territory { japanese } else { area };
-            let superko = if s.contains("kosimple") || s.contains("kospight") {
-                RulesetSet::EMPTY
-            } else if s.contains("kopositional") {
-                swedish
-            } else if s.contains("kosituational") {
-                aga
-            } else {
-                rulesets
+            let superko = match k.ko {
+                Some(KoRule::Simple | KoRule::Spight) => RulesetSet::EMPTY,
+                Some(KoRule::Positional) => swedish,
+                Some(KoRule::Situational) => aga,
+                None => rulesets,
             };
             Binding {
                 name: "katago",
                 rulesets,
                 superko,
-                suicide: if s.contains("sui1") {
+                suicide: if k.multi_stone_suicide {
                     DeclaredSuicide::MultiStone
                 } else {
                     DeclaredSuicide::Forbidden

@@ -106,15 +106,25 @@ const USUAL_KOMI: [f64; 7] = [0.0, 0.5, 4.5, 5.5, 6.5, 7.5, 8.0];
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Declared {
     pub counting: Counting,
-    /// The name in messages: the counting's, or `katago`.
-    pub name: &'static str,
+    /// The count is KataGo's, of the board as it stands without dead
+    /// stones, not the counting's of the final position with the dead
+    /// stones removed.
+    pub katago: bool,
     /// The rules' count of the final position.
     pub score: Score,
     /// The record's own count (its markup), when it has one.
     pub markup_score: Option<Score>,
-    /// The count is of the board as it stands, without dead stones
-    /// (KataGo's), not of the final position with the dead stones removed.
-    pub board_as_it_stands: bool,
+}
+
+impl Declared {
+    /// The name in messages: `katago`, or the counting's.
+    pub fn name(&self) -> &'static str {
+        if self.katago {
+            "katago"
+        } else {
+            self.counting.key()
+        }
+    }
 }
 
 /// What a result check needs besides the recorded result.
@@ -180,7 +190,7 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         None => i.markup_scores.map(|m| m.get(Counting::Japanese)),
     };
     let declared_counting = i.declared.as_ref().map(|d| d.counting);
-    let rules_name = i.declared.as_ref().map_or("japanese", |d| d.name);
+    let rules_name = i.declared.as_ref().map_or("japanese", Declared::name);
     if markup_matches == Some(false) {
         if let Some(m) = markup_score {
             findings.push(Finding::new(
@@ -246,7 +256,7 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
             String::new()
         };
         let dead = match &i.declared {
-            Some(d) if d.board_as_it_stands => "none, the board as it stands",
+            Some(d) if d.katago => "none, the board as it stands",
             _ => i.dead.key(),
         };
         let message = match declared_score {
@@ -312,7 +322,7 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
     Some(ResultCheck {
         recorded: i.re.to_string(),
         declared: declared_counting,
-        declared_name: i.declared.as_ref().map(|d| d.name),
+        declared_name: i.declared.as_ref().map(Declared::name),
         computed: declared_score.map(Score::result),
         matches,
         markup_computed: markup_score.map(Score::result),
@@ -326,7 +336,7 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
 /// KataGo rules string is read by.
 fn rules_name_of(declared: &Option<Declared>, c: Counting) -> &'static str {
     match declared {
-        Some(d) if d.counting == c => d.name,
+        Some(d) if d.counting == c => d.name(),
         _ => c.key(),
     }
 }
