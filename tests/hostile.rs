@@ -477,16 +477,19 @@ fn a_zip_of_many_entries_costs_what_a_tar_of_them_costs() {
 
 /// A large collection inside a tar.gz or a zip is cut into parts as it is
 /// unpacked: it costs the memory the same collection costs compressed on its
-/// own (`.sgf.gz`, a stream cut the same way), not its size (24 MB here, six
-/// times the 4 MiB a collection is read whole under).
+/// own (`.sgf.gz`, a stream cut the same way), not its size (72 MB here,
+/// eighteen times the 4 MiB a collection is read whole under). Held whole,
+/// the entry would cost 150-260 MB; cut, either run peaks near 30 MB, give or
+/// take the parts in flight when the peak falls (up to five batches of 1 MiB
+/// parts per thread, parsed: about 20 MiB apart from one run to the next).
 #[test]
 fn a_collection_in_a_tar_or_zip_costs_what_the_compressed_file_costs() {
     let d = scratch("tar-collection");
-    // 400 games, each with a 60 KB comment of letters that do not compress
+    // 1,200 games, each with a 60 KB comment of letters that do not compress
     // away (a highly compressible entry would be refused as a bomb).
     let mut seed = 0x2545_f491u32;
     let mut text = Vec::new();
-    for _ in 0..400 {
+    for _ in 0..1200 {
         text.extend_from_slice(b"(;GM[1]SZ[9]C[");
         for _ in 0..60_000 {
             seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
@@ -500,12 +503,12 @@ fn a_collection_in_a_tar_or_zip_costs_what_the_compressed_file_costs() {
     fs::write(d.join("c.tar.gz"), tar_gz_of(&[("c.sgf", &text)])).unwrap();
     zip_of(&d.join("c.zip"), &[("c.sgf", &text)]);
     let f = run(&[arg(&d.join("c.sgf.gz"))], None);
-    assert_eq!(f.rows.len(), 400);
+    assert_eq!(f.rows.len(), 1200);
     for archive in ["c.tar.gz", "c.zip"] {
         let a = run(&[arg(&d.join(archive))], None);
-        assert_eq!(a.rows.len(), 400, "{archive}");
+        assert_eq!(a.rows.len(), 1200, "{archive}");
         assert!(a.rows.iter().all(|r| r["status"] == "ok"), "{archive}");
-        assert_peak_within(&a, &f, 8, &format!("the {archive} against the .sgf.gz"));
+        assert_peak_within(&a, &f, 24, &format!("the {archive} against the .sgf.gz"));
     }
 }
 
