@@ -1109,6 +1109,38 @@ fn a_large_7z_entry_is_cut_into_parts_as_it_is_decoded() {
         }
         assert_eq!(whole[..games], entry[..games], "{archive}");
     }
+    // The collection gzipped, as `c.sgf.gz`: decompressed as it is decoded
+    // and cut the same way, its rows are the file's; with the entry's CRC-32
+    // wrong, its last row says so, once, and the entry after it is read.
+    let files = vec![
+        ("c.sgf.gz".to_string(), gzip(&files[0].1)),
+        files[1].clone(),
+    ];
+    let good = Block7::lzma(&files, true);
+    let mut bad = Block7::lzma(&files, true);
+    bad.files[0].2 ^= 1;
+    fs::write(d.join("good-gz.7z"), seven_zip(&[good], &[])).unwrap();
+    fs::write(d.join("bad-gz.7z"), seven_zip(&[bad], &[])).unwrap();
+    for (archive, damaged) in [("good-gz.7z", false), ("bad-gz.7z", true)] {
+        let got: Vec<serde_json::Value> = rows(archive)
+            .into_iter()
+            .map(|r| serde_json::from_str(&r.to_string().replace("c.sgf.gz", "c.sgf")).unwrap())
+            .collect();
+        let after = got.last().unwrap();
+        assert_eq!(after["file"], "after.sgf", "{archive}");
+        assert_eq!(after["status"], "ok", "{archive}");
+        let entry = &got[..got.len() - 1];
+        if damaged {
+            let (row, games) = (&entry[entry.len() - 1], entry.len() - 1);
+            assert_eq!(row["file"], "c.sgf", "{archive}");
+            let e = row["error"].as_str().unwrap_or("");
+            assert_eq!(e, "cannot unpack the entry: its CRC does not match");
+            assert!(games < whole.len(), "{archive}: {games}");
+            assert_eq!(whole[..games], entry[..games], "{archive}");
+        } else {
+            assert_eq!(whole[..], entry[..], "{archive}");
+        }
+    }
     let _ = fs::remove_dir_all(&d);
 }
 

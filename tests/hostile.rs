@@ -475,9 +475,10 @@ fn a_zip_of_many_entries_costs_what_a_tar_of_them_costs() {
     assert_peak_within(&z, &t, 8, "the zip against the tar.gz");
 }
 
-/// A large collection inside a tar.gz or a zip is cut into parts as it is
-/// unpacked: it costs the memory the same collection costs compressed on its
-/// own (`.sgf.gz`, a stream cut the same way), not its size (72 MB here,
+/// A large collection inside a tar.gz or a zip, or compressed in a tar, is
+/// cut into parts as it is unpacked: it costs the memory the same
+/// collection costs compressed on its own (`.sgf.gz`, a stream cut the same
+/// way), not its size (72 MB here,
 /// eighteen times the 4 MiB a collection is read whole under). Held whole,
 /// the entry would cost 150-260 MB; cut, either run peaks near 30 MB, give or
 /// take the parts in flight when the peak falls (up to five batches of 1 MiB
@@ -499,12 +500,15 @@ fn a_collection_in_a_tar_or_zip_costs_what_the_compressed_file_costs() {
     }
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     gz.write_all(&text).unwrap();
-    fs::write(d.join("c.sgf.gz"), gz.finish().unwrap()).unwrap();
+    let gz = gz.finish().unwrap();
+    fs::write(d.join("c.sgf.gz"), &gz).unwrap();
     fs::write(d.join("c.tar.gz"), tar_gz_of(&[("c.sgf", &text)])).unwrap();
     zip_of(&d.join("c.zip"), &[("c.sgf", &text)]);
+    // The .sgf.gz itself as an entry: decompressed whole, it cost 234 MB.
+    fs::write(d.join("gz.tar"), tar_of(&[("c.sgf.gz", &gz)], Vec::new())).unwrap();
     let f = run(&[arg(&d.join("c.sgf.gz"))], None);
     assert_eq!(f.rows.len(), 1200);
-    for archive in ["c.tar.gz", "c.zip"] {
+    for archive in ["c.tar.gz", "c.zip", "gz.tar"] {
         let a = run(&[arg(&d.join(archive))], None);
         assert_eq!(a.rows.len(), 1200, "{archive}");
         assert!(a.rows.iter().all(|r| r["status"] == "ok"), "{archive}");

@@ -536,6 +536,83 @@ fn a_compressed_collection_is_read_in_parts_as_it_is_decompressed() {
     }
 }
 
+/// A compressed collection inside an archive (`collection.sgf.gz` in a tar
+/// or a zip, or bzip2 and xz in a tar) is decompressed as it is read and cut
+/// into parts as the same file on disk is: its rows are those of the plain
+/// file read whole, under the entry's name. Cut short inside a tar, it has
+/// the games whose tree closes before the cut audited, then a row for the
+/// entry, as the file cut short on disk has.
+#[test]
+fn a_compressed_collection_in_an_archive_is_read_in_parts_like_the_file() {
+    use std::io::{Read as _, Write as _};
+    let Whole {
+        path: p,
+        rows: whole,
+        text,
+        ..
+    } = read_whole();
+    let dir = scratch("parts-compressed-entry");
+    let bz2 = {
+        let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+        e.write_all(&text).unwrap();
+        e.finish().unwrap()
+    };
+    let xz = {
+        let mut e = liblzma::write::XzEncoder::new(Vec::new(), 6);
+        e.write_all(&text).unwrap();
+        e.finish().unwrap()
+    };
+    let gz = gzip(&text);
+    let zip_path = dir.join("c.zip");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&zip_path).unwrap());
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    zip.start_file("collection.sgf.gz", stored).unwrap();
+    zip.write_all(&gz).unwrap();
+    zip.finish().unwrap();
+    let mut archives = vec![(zip_path, "collection.sgf.gz")];
+    for (entry, bytes) in [
+        ("collection.sgf.gz", &gz),
+        ("collection.sgf.bz2", &bz2),
+        ("collection.sgf.xz", &xz),
+    ] {
+        let tar_path = dir.join(format!("{entry}.tar"));
+        std::fs::write(&tar_path, tar_of(&[(entry, bytes)], Vec::new())).unwrap();
+        archives.push((tar_path, entry));
+    }
+    for (archive, entry) in &archives {
+        let arg = archive.to_str().unwrap();
+        let expected = renamed(&whole, &p, &format!("{arg}!{entry}"));
+        let (code, rows, err) = jsonl(&[arg, "--exit-zero", "-j2"], Some("2000"));
+        assert_eq!(code, 0, "{err}");
+        same_rows(&expected, &rows, &format!("{arg}!{entry}"));
+    }
+    // The gzip stream cut in its middle, as the entry of a tar: what a
+    // decompressor gives of it before the error holds the games before.
+    let cut = &gz[..gz.len() / 2];
+    let mut given = Vec::new();
+    assert!(flate2::read::GzDecoder::new(cut)
+        .read_to_end(&mut given)
+        .is_err());
+    let games = trees_closed_within(&text, given.len());
+    assert!(games > 0, "{} bytes given", given.len());
+    let tar_path = dir.join("cut.tar");
+    std::fs::write(&tar_path, tar_of(&[("cut.sgf.gz", cut)], Vec::new())).unwrap();
+    let arg = tar_path.to_str().unwrap();
+    let name = format!("{arg}!cut.sgf.gz");
+    let expected = renamed(&whole, &p, &name);
+    for part_bytes in [Some("2000"), None] {
+        let (_, rows, err) = jsonl(&[arg, "-j2"], part_bytes);
+        assert_eq!(rows.len(), games + 1, "{part_bytes:?}: {err}");
+        same_rows(&expected[..games], &rows[..games], &name);
+        let last = &rows[games];
+        assert_eq!(last["file"], name.as_str());
+        assert_eq!(last["game"].as_u64(), Some(games as u64), "{last}");
+        let why = last["error"].as_str().unwrap_or("");
+        assert!(why.starts_with("cannot decompress: "), "{last}");
+    }
+}
+
 /// A file read in parts whose last part is refused (here a last game tree
 /// longer than --max-file-size) was still read: it is not counted among the
 /// unreadable files, and a run of it alone is no run where nothing could be

@@ -285,11 +285,7 @@ impl Compression {
     /// `r` read through its decompressor; concatenated streams are read to
     /// the end, as `zcat`, `bzcat` and `xzcat` do. bzip2 is decoded on
     /// `threads` threads of its own, block by block, when more than one.
-    pub(crate) fn reader<R: io::Read + 'static>(
-        self,
-        r: R,
-        threads: usize,
-    ) -> Result<Decoder<R>, String> {
+    pub(crate) fn reader<R: io::Read>(self, r: R, threads: usize) -> Result<Decoder<R>, String> {
         Ok(match self {
             Compression::Gzip => Decoder::Gzip(flate2::read::MultiGzDecoder::new(r)),
             Compression::Bzip2 if threads > 1 => {
@@ -412,10 +408,10 @@ impl Inflating {
     }
 }
 
-impl<R: io::BufRead + 'static> Inflating<R> {
+impl<R: io::BufRead> Inflating<R> {
     /// The `len` compressed bytes of `r`, told gzip, bzip2 or xz by their
     /// first bytes.
-    fn new(mut r: R, len: u64) -> Result<Inflating<R>, InputError> {
+    pub(crate) fn new(mut r: R, len: u64) -> Result<Inflating<R>, InputError> {
         let head = r.fill_buf().map_err(|e| InputError::io(&e, Action::Read))?;
         let compression = Compression::of(head);
         if compression == Compression::None {
@@ -435,6 +431,11 @@ impl<R: io::BufRead + 'static> Inflating<R> {
 impl<R: io::Read> io::Read for Inflating<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.decoder.read(buf).map_err(|e| {
+            // Damage below the decompressor (an archive entry's) says
+            // what it is itself.
+            if e.get_ref().is_some_and(|x| x.is::<InputError>()) {
+                return e;
+            }
             let why = e.to_string();
             InputError::Decompress(if why.contains("memory limit") {
                 format!(

@@ -579,7 +579,7 @@ impl Walk {
                     }
                     Some(archive::Handed::Item(item)) => return Some(item),
                     Some(archive::Handed::Piped { name, pipe, size }) => {
-                        match self.stream(name, pipe, Action::Read, Some(size)) {
+                        match self.stream(name, pipe, Action::Read, size) {
                             Some(item) => return Some(item),
                             // Its parts come first.
                             None => continue,

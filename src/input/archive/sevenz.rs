@@ -18,8 +18,8 @@ use std::borrow::Cow;
 use std::io::{self, Read, Seek, SeekFrom};
 
 use super::{
-    entry_name, is_container_name, is_game_name, lzma_options, nested, unreadable, Sender,
-    MAX_DICTIONARY,
+    entry_name, is_compressed_game_name, is_container_name, is_game_name, lzma_options, nested,
+    unreadable, Sender, MAX_DICTIONARY,
 };
 use crate::input::error::{Action, InputError};
 use crate::input::item::{inflate_cap, read_capped, Source, MAX_RATIO, RATIO_FLOOR};
@@ -863,9 +863,20 @@ pub(super) fn read_7z<R: Read + Seek>(mut file: R, name: &str, out: &mut Sender)
                     };
                     // A piped entry is sent before it is read: what goes wrong
                     // with it ends it in the pipe, and no row follows.
-                    let piped = wanted && !is_container_name(&entry.name) && out.pipes(size);
+                    let mut piped = wanted && !is_container_name(&entry.name) && out.pipes(size);
                     let source = if !wanted {
                         None
+                    } else if is_compressed_game_name(&entry.name) {
+                        // Piped when it inflates past a collection read
+                        // whole, and then ended by the block's damage too.
+                        let ending = Ending {
+                            body: &mut body,
+                            size,
+                            crc,
+                        };
+                        let source = nested(out, name, &entry.name, ending, size);
+                        piped = source.is_none();
+                        source
                     } else if is_container_name(&entry.name) {
                         nested(out, name, &entry.name, &mut body, size)
                     } else if piped {
