@@ -164,6 +164,10 @@ impl Hasher for PassThrough {
 
 type PositionMap = HashMap<u64, u32, BuildHasherDefault<PassThrough>>;
 
+/// Positions each map makes room for before a replay, at most: more than
+/// any game played to its end records.
+const MAP_ROOM: usize = 4096;
+
 /// One position of the game's history.
 #[derive(Clone, Copy)]
 struct Entry {
@@ -222,9 +226,12 @@ impl Replayer {
         self.board.reserve_moves(events);
         self.history.clear();
         self.history.reserve(events + 1);
+        // A position is recorded per legal placement: room for an ordinary
+        // game's at once, grown past that only as positions arise (a record
+        // of 500,000 moves on one occupied point has a handful).
         for m in [&mut self.positional, &mut self.own] {
             m.clear();
-            m.reserve(events + 1);
+            m.reserve(events.min(MAP_ROOM) + 1);
         }
         let mut run = Run::new(record, opts);
         for (i, event) in record.events.iter().enumerate() {
