@@ -181,3 +181,23 @@ fn a_fifty_megabyte_comment_is_read() {
     assert_eq!(r.games[0].status, Status::Ok);
     assert_eq!(r.games[0].moves, 1);
 }
+
+/// A property may appear once in a node (SGF FF[4], "Properties"): each
+/// repeat is a P307 naming it, whether the property is one sgf-parse knows
+/// (`W`, `C`), one it does not (`XX`), or a move it cannot read beside one
+/// it can (`B[z]` after `B[ff]`), in a node of a few properties or of many
+/// (nine here); properties that differ are no repeat.
+#[test]
+fn every_repeated_property_is_named_once_per_repeat() {
+    let r = audit_text(
+        "(;GM[1]SZ[9];B[aa]XX[1]XX[2]C[a];W[bb]B[cc]W[dd];B[ff]B[z]\
+         ;W[ee]C[1]N[a]BL[1]WL[2]OB[1]OW[1]TM[1]C[2];B[gg]C[x]N[y]BL[3])",
+    );
+    let repeats: Vec<String> = r.games[0]
+        .findings
+        .iter()
+        .filter(|f| f.code.id() == "P307")
+        .map(|f| f.message.split(' ').next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(repeats, ["XX", "W", "B", "C"]);
+}

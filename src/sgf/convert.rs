@@ -277,6 +277,24 @@ fn duplicate_properties(
     seen: &mut HashSet<String>,
     findings: &mut CappedFindings,
 ) {
+    // A node of a few properties (a move, a comment, a time left) is
+    // compared pair by pair, with no identifier built.
+    let props = &node.properties;
+    if props.len() <= FEW_PROPERTIES {
+        for (i, prop) in props.iter().enumerate() {
+            if props[..i].iter().any(|p| same_identifier(p, prop)) {
+                let id = identifier(prop);
+                findings.push(
+                    Finding::new(
+                        Code::DuplicateProperty,
+                        format!("{id} appears twice in one node (after move {moves})"),
+                    )
+                    .at_move(moves),
+                );
+            }
+        }
+        return;
+    }
     seen.clear();
     for prop in node.properties() {
         let id = identifier(prop);
@@ -426,6 +444,22 @@ fn sorted(points: &std::collections::HashSet<Point2>) -> Vec<Point2> {
 
 type Point2 = sgf_parse::go::Point;
 
+/// Nodes of at most this many properties are checked for repeats pair by
+/// pair ([`duplicate_properties`]).
+const FEW_PROPERTIES: usize = 8;
+
+/// Whether two properties have one identifier. Each property sgf-parse
+/// knows is a variant of its own, so only an unknown or invalid one (which
+/// carries its identifier) needs the identifiers built.
+fn same_identifier(a: &Prop, b: &Prop) -> bool {
+    let named = |p: &Prop| matches!(p, Prop::Unknown(..) | Prop::Invalid(..));
+    if named(a) || named(b) {
+        identifier(a) == identifier(b)
+    } else {
+        std::mem::discriminant(a) == std::mem::discriminant(b)
+    }
+}
+
 fn identifier(p: &Prop) -> String {
     match p {
         Prop::Unknown(id, _) | Prop::Invalid(id, _) => id.clone(),
@@ -457,6 +491,8 @@ pub struct Converter {
     setup_properties: u32,
     /// Property identifiers seen in the node being read (reused).
     ids: HashSet<String>,
+    /// The moves of the node being read (reused: most nodes hold one).
+    node_moves: Vec<(Color, MoveKind)>,
 }
 
 /// A komi no board could give (100 points or more) written by a server that
@@ -521,6 +557,7 @@ impl Converter {
                     moves: 0,
                     setup_properties: 0,
                     ids: HashSet::new(),
+                    node_moves: Vec::new(),
                 };
             }
         };
@@ -557,6 +594,7 @@ impl Converter {
             moves: 0,
             setup_properties: 0,
             ids: HashSet::new(),
+            node_moves: Vec::new(),
         }
     }
 
@@ -571,6 +609,7 @@ impl Converter {
         }
         let setup_start = record.setup.len() as u32;
         let mut content = NodeContent {
+            moves: std::mem::take(&mut self.node_moves),
             setup_properties: self.setup_properties,
             ..NodeContent::default()
         };
@@ -600,11 +639,13 @@ impl Converter {
         if !content.moves.is_empty() {
             // Markup counts only when no move follows it (the same node is fine).
             self.markup = None;
-            for (color, kind) in content.moves {
+            for &(color, kind) in &content.moves {
                 self.moves += 1;
                 record.events.push(Event::Move { color, kind });
             }
         }
+        content.moves.clear();
+        self.node_moves = content.moves;
         if let Some(nm) = content.markup {
             let m = self.markup.get_or_insert_with(Markup::default);
             m.black_territory.extend(nm.black_territory);
