@@ -283,12 +283,17 @@ impl Compression {
     }
 
     /// `r` read through its decompressor; concatenated streams are read to
-    /// the end, as `zcat`, `bzcat` and `xzcat` do. bzip2 is decoded on
-    /// `threads` threads of its own, block by block, when more than one.
+    /// the end, as `zcat`, `bzcat` and `xzcat` do. bzip2 is decoded block
+    /// by block on `threads` threads of its own when there is one or more:
+    /// each block whole and checked before any of its bytes is given, so
+    /// damage gives the same bytes and the same error whatever the count
+    /// (the one-stream decoder gives a damaged block's bytes before its
+    /// checksum fails, and a tar read from them fails elsewhere); with 0,
+    /// on the caller's thread as one stream.
     pub(crate) fn reader<R: io::Read>(self, r: R, threads: usize) -> Result<Decoder<R>, String> {
         Ok(match self {
             Compression::Gzip => Decoder::Gzip(flate2::read::MultiGzDecoder::new(r)),
-            Compression::Bzip2 if threads > 1 => {
+            Compression::Bzip2 if threads > 0 => {
                 Decoder::Bzip2Blocks(BlockDecoder::new(r, threads))
             }
             Compression::Bzip2 => Decoder::Bzip2(bzip2::read::MultiBzDecoder::new(r)),
@@ -419,7 +424,7 @@ impl<R: io::BufRead> Inflating<R> {
                 "neither gzip, bzip2 nor xz data (by its first bytes)".into(),
             ));
         }
-        let decoder = compression.reader(r, 1).map_err(InputError::Decompress)?;
+        let decoder = compression.reader(r, 0).map_err(InputError::Decompress)?;
         Ok(Inflating {
             decoder,
             len,
