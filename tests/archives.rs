@@ -901,6 +901,62 @@ fn archives_inside_archives_are_read_one_level_deep() {
     );
 }
 
+/// A tar inside an archive, plain or compressed, is read as it is unpacked,
+/// as one on disk is: nothing of it is held whole, so one larger than
+/// --max-file-size (which bounds a game file, not an archive) has its games
+/// read, where it was refused whole; an archive inside it is still one
+/// level too deep.
+#[test]
+fn a_tar_inside_an_archive_is_read_as_it_is_unpacked() {
+    let d = scratch("nested-tar");
+    // Forty games of 3 KB whose comments do not compress away: the inner
+    // tar.gz is far larger than the 20 KB limit, each game far smaller.
+    let mut seed = 0x9e37_79b9u32;
+    let mut entries: Vec<(String, Vec<u8>)> = (0..40)
+        .map(|i| {
+            let mut g = b"(;GM[1]SZ[9]C[".to_vec();
+            for _ in 0..3000 {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                g.push(b'a' + (seed >> 16) as u8 % 26);
+            }
+            g.extend_from_slice(b"];B[ee];W[ce])");
+            (format!("g{i:02}.sgf"), g)
+        })
+        .collect();
+    let deep = tar(&[("x.sgf".to_string(), b"(;GM[1];B[aa])".to_vec())]);
+    entries.push(("deep.tar".to_string(), deep));
+    let inner = tar_gz(&entries);
+    assert!(inner.len() > 60_000, "{}", inner.len());
+    let outer_zip = d.join("outer.zip");
+    write_zip(
+        &outer_zip,
+        &[("inner.tar.gz".to_string(), inner.clone())],
+        zip::CompressionMethod::Stored,
+    );
+    let outer_tar = d.join("outer.tar");
+    fs::write(&outer_tar, tar(&[("inner.tar.gz".to_string(), inner)])).unwrap();
+    for outer in [&outer_zip, &outer_tar] {
+        let arg = outer.to_str().unwrap();
+        let (_, rows) = jsonl(&["--max-file-size", "20K", arg]);
+        let mut want: Vec<(String, String)> = (0..40)
+            .map(|i| (format!("{arg}!inner.tar.gz!g{i:02}.sgf"), String::new()))
+            .collect();
+        want.push((
+            format!("{arg}!inner.tar.gz!deep.tar"),
+            "skipped: an archive nested two deep is not read".to_string(),
+        ));
+        let got: Vec<(String, String)> = rows
+            .iter()
+            .map(|r| {
+                let f = r["file"].as_str().unwrap().to_string();
+                (f, r["error"].as_str().unwrap_or("").to_string())
+            })
+            .collect();
+        assert_eq!(got, want, "{arg}");
+        assert!(rows[..40].iter().all(|r| r["moves"] == 2), "{arg}");
+    }
+}
+
 // ---- 7z ----------------------------------------------------------------
 
 /// A 7z NUMBER: one byte below 0x80, else 0xFF and eight bytes.

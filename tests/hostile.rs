@@ -475,8 +475,8 @@ fn a_zip_of_many_entries_costs_what_a_tar_of_them_costs() {
     assert_peak_within(&z, &t, 8, "the zip against the tar.gz");
 }
 
-/// A large collection inside a tar.gz or a zip, or compressed in a tar, is
-/// cut into parts as it is unpacked: it costs the memory the same
+/// A large collection inside a tar.gz or a zip, compressed in a tar, or in
+/// a tar.gz inside a tar, is cut into parts as it is unpacked: it costs the memory the same
 /// collection costs compressed on its own (`.sgf.gz`, a stream cut the same
 /// way), not its size (72 MB here,
 /// eighteen times the 4 MiB a collection is read whole under). Held whole,
@@ -506,9 +506,12 @@ fn a_collection_in_a_tar_or_zip_costs_what_the_compressed_file_costs() {
     zip_of(&d.join("c.zip"), &[("c.sgf", &text)]);
     // The .sgf.gz itself as an entry: decompressed whole, it cost 234 MB.
     fs::write(d.join("gz.tar"), tar_of(&[("c.sgf.gz", &gz)], Vec::new())).unwrap();
+    // The tar.gz inside a tar: held whole, it cost 92 MB.
+    let tgz = fs::read(d.join("c.tar.gz")).unwrap();
+    fs::write(d.join("in.tar"), tar_of(&[("c.tar.gz", &tgz)], Vec::new())).unwrap();
     let f = run(&[arg(&d.join("c.sgf.gz"))], None);
     assert_eq!(f.rows.len(), 1200);
-    for archive in ["c.tar.gz", "c.zip", "gz.tar"] {
+    for archive in ["c.tar.gz", "c.zip", "gz.tar", "in.tar"] {
         let a = run(&[arg(&d.join(archive))], None);
         assert_eq!(a.rows.len(), 1200, "{archive}");
         assert!(a.rows.iter().all(|r| r["status"] == "ok"), "{archive}");

@@ -497,9 +497,10 @@ fn open(path: &Path, name: &str, out: &mut Sender) -> Option<BufReader<File>> {
     }
 }
 
-/// An archive entry that is itself an archive: read one level deep from
-/// its bytes (bounded by the entry limit like any entry), its entries named
-/// `OUTER!INNER!ENTRY`; deeper archives, and kinds not read, get a row.
+/// An archive entry that is itself an archive: read one level deep, its
+/// entries named `OUTER!INNER!ENTRY`; a tar as it is unpacked, whatever its
+/// size, a zip or 7z (read by seeking) from its bytes, bounded by the entry
+/// limit like any entry; deeper archives, and kinds not read, get a row.
 /// A compressed game file, at any depth, is decompressed as it is read
 /// ([`Sender::compressed_game`]; [`decompressed`] from its bytes read whole
 /// where pipes are off): the games it holds are the entry's.
@@ -527,13 +528,24 @@ fn nested(out: &mut Sender, name: &str, inner: &str, r: impl Read, size: u64) ->
             "an archive nested two deep is not read".into(),
         )));
     }
+    let here = entry_name(name, inner);
+    if matches!(kind, Kind::Tar) {
+        // A tar (plain or compressed) is read as it is unpacked, entry by
+        // entry, as one on disk is: nothing of it is held whole.
+        // Read through `dyn Read`: one reader type however deep the
+        // archives go (a tar's entry is read through its archive's reader).
+        let mut r = r;
+        out.depth += 1;
+        read_tar(&mut r as &mut dyn Read, &here, out);
+        out.depth -= 1;
+        return None;
+    }
     let bytes = match out.read(r, size) {
         Source::Bytes(b) => b,
         // An archive cut short is not read as game records.
         Source::CutShort(_, why) => return Some(Source::Broken(why)),
         other => return Some(other),
     };
-    let here = entry_name(name, inner);
     out.depth += 1;
     match kind {
         Kind::Zip => read_zip(io::Cursor::new(bytes), &here, out),
@@ -677,7 +689,7 @@ impl<R: Read> Read for RatioGuard<'_, R> {
     }
 }
 
-fn read_tar<R: Read + 'static>(file: R, name: &str, out: &mut Sender) {
+fn read_tar<R: Read>(file: R, name: &str, out: &mut Sender) {
     let sent_before = out.sent;
     let mut file = BufReader::new(file);
     // gzip announces itself with 1f 8b, bzip2 with "BZh".
