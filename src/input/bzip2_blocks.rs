@@ -1,4 +1,5 @@
-//! bzip2 decoded on several threads at once, block by block.
+//! bzip2 decoded block by block on threads of its own (one or several:
+//! the same bytes and errors whatever the count).
 //!
 //! A bzip2 stream is a header (`BZh1` to `BZh9`) and blocks that each
 //! begin with the 48-bit magic `0x314159265359`, at any bit position, and
