@@ -277,35 +277,31 @@ fn duplicate_properties(
     seen: &mut HashSet<String>,
     findings: &mut CappedFindings,
 ) {
+    let mut repeated = |id: &str| {
+        findings.push(
+            Finding::new(
+                Code::DuplicateProperty,
+                format!("{id} appears twice in one node (after move {moves})"),
+            )
+            .at_move(moves),
+        );
+    };
     // A node of a few properties (a move, a comment, a time left) is
     // compared pair by pair, with no identifier built.
     let props = &node.properties;
     if props.len() <= FEW_PROPERTIES {
         for (i, prop) in props.iter().enumerate() {
             if props[..i].iter().any(|p| same_identifier(p, prop)) {
-                let id = identifier(prop);
-                findings.push(
-                    Finding::new(
-                        Code::DuplicateProperty,
-                        format!("{id} appears twice in one node (after move {moves})"),
-                    )
-                    .at_move(moves),
-                );
+                repeated(&identifier(prop));
             }
         }
         return;
     }
     seen.clear();
-    for prop in node.properties() {
+    for prop in props {
         let id = identifier(prop);
         if seen.contains(&id) {
-            findings.push(
-                Finding::new(
-                    Code::DuplicateProperty,
-                    format!("{id} appears twice in one node (after move {moves})"),
-                )
-                .at_move(moves),
-            );
+            repeated(&id);
         } else {
             seen.insert(id);
         }
