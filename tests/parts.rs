@@ -423,6 +423,20 @@ fn tar_of_collection<W: Write>(text: &[u8], out: W) -> W {
     tar_of(&[("collection.sgf", text)], out)
 }
 
+/// `bytes` bzip2-ed.
+fn bzip2_of(bytes: &[u8]) -> Vec<u8> {
+    let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+/// `bytes` xz-compressed.
+fn xz_of(bytes: &[u8]) -> Vec<u8> {
+    let mut e = liblzma::write::XzEncoder::new(Vec::new(), 6);
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
 /// `bytes` gzipped.
 fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
@@ -500,7 +514,6 @@ fn a_long_game_on_standard_input_is_a_row_and_the_stream_goes_on() {
 /// refused it before) it is read in parts, not refused.
 #[test]
 fn a_compressed_collection_is_read_in_parts_as_it_is_decompressed() {
-    use std::io::Write as _;
     let Whole {
         path: p,
         rows: whole,
@@ -509,16 +522,8 @@ fn a_compressed_collection_is_read_in_parts_as_it_is_decompressed() {
     } = read_whole();
     let dir = scratch("parts-compressed");
     let gz = gzip(&text);
-    let bz2 = {
-        let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
-        e.write_all(&text).unwrap();
-        e.finish().unwrap()
-    };
-    let xz = {
-        let mut e = liblzma::write::XzEncoder::new(Vec::new(), 6);
-        e.write_all(&text).unwrap();
-        e.finish().unwrap()
-    };
+    let bz2 = bzip2_of(&text);
+    let xz = xz_of(&text);
     let cap = (longest + 2).to_string();
     for (ext, bytes) in [("gz", gz), ("bz2", bz2), ("xz", xz)] {
         let file = dir.join(format!("collection.sgf.{ext}"));
@@ -544,7 +549,7 @@ fn a_compressed_collection_is_read_in_parts_as_it_is_decompressed() {
 /// entry, as the file cut short on disk has.
 #[test]
 fn a_compressed_collection_in_an_archive_is_read_in_parts_like_the_file() {
-    use std::io::{Read as _, Write as _};
+    use std::io::Read as _;
     let Whole {
         path: p,
         rows: whole,
@@ -552,16 +557,8 @@ fn a_compressed_collection_in_an_archive_is_read_in_parts_like_the_file() {
         ..
     } = read_whole();
     let dir = scratch("parts-compressed-entry");
-    let bz2 = {
-        let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
-        e.write_all(&text).unwrap();
-        e.finish().unwrap()
-    };
-    let xz = {
-        let mut e = liblzma::write::XzEncoder::new(Vec::new(), 6);
-        e.write_all(&text).unwrap();
-        e.finish().unwrap()
-    };
+    let bz2 = bzip2_of(&text);
+    let xz = xz_of(&text);
     let gz = gzip(&text);
     let zip_path = dir.join("c.zip");
     let mut zip = zip::ZipWriter::new(std::fs::File::create(&zip_path).unwrap());
