@@ -5,8 +5,9 @@
 #     present, else corpus/;
 #   - one collection file of many games (every game of the directory, repeated
 #     to about 20,000 games);
-#   - the directory as .zip, .tar.gz, .tar.bz2, .tar.xz and .7z (LZMA2, solid)
-#     archives (.7z when the 7z program is installed).
+#   - the directory as .zip, .tar.gz, .tar.bz2, .tar.xz, .tar.zst (zstd -19)
+#     and .7z (LZMA2, solid) archives (.tar.zst and .7z when the zstd and 7z
+#     programs are installed).
 # Medians of 5 runs with /usr/bin/time; peak RSS of the last. Generated files
 # go to a temporary directory. Usage: bash benches/throughput_table.sh
 set -euo pipefail
@@ -47,6 +48,10 @@ for d in "${DIRS[@]}"; do
   (cd "$(dirname "$d")" && zip -qr "$TMP/$name.zip" "$name" && tar -czf "$TMP/$name.tar.gz" "$name" \
     && tar -cjf "$TMP/$name.tar.bz2" "$name" && tar -cJf "$TMP/$name.tar.xz" "$name")
   kinds=(zip tar.gz tar.bz2 tar.xz)
+  if command -v zstd >/dev/null; then
+    (cd "$(dirname "$d")" && tar -cf - "$name" | zstd -q -19 -o "$TMP/$name.tar.zst")
+    kinds+=(tar.zst)
+  fi
   if command -v 7z >/dev/null; then
     (cd "$(dirname "$d")" && 7z a -bd -t7z -m0=lzma2 -ms=on "$TMP/$name.7z" "$name" >/dev/null)
     kinds+=(7z)

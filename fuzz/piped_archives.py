@@ -4,14 +4,15 @@ large enough to be piped to the walk and cut into parts as they are unpacked
 off) does not take, and on compressed collection files, cut into parts when
 they are cut short whatever their size (src/input/walk.rs). Each input (a zip stored
 or deflated, a tar, a tar.gz, a .sgf.gz, .sgf.bz2 or .sgf.xz of real games
-from corpus/real, mutated: bit flips, cuts, insertions, copied spans) is
+from corpus/real, and a .tar.zst or .sgf.zst when the zstd program is
+installed, mutated: bit flips, cuts, insertions, copied spans) is
 audited at -j1 and -j2 under a 4 GB address-space limit and a 20 s timeout;
 a crash, a hang, an input without a row or two outputs that differ are kept
 in fuzz/artifacts/piped/.
 
     python3 fuzz/piped_archives.py SEED SECONDS   (after cargo build --release)
 """
-import random, subprocess, os, sys, zipfile, tarfile, io, time, gzip, bz2, lzma
+import random, subprocess, os, sys, zipfile, tarfile, io, time, gzip, bz2, lzma, shutil
 
 ROOT=os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT=os.path.join(ROOT,'fuzz','artifacts','piped')
@@ -28,6 +29,10 @@ def entries():
     return out
 SUFFIX={'zip':'zip','tar':'tar','tgz':'tar.gz','gz':'sgf.gz','bz2':'sgf.bz2','xz':'sgf.xz'}
 COMPRESS={'gz':gzip.compress,'bz2':bz2.compress,'xz':lzma.compress}
+def zstd(b):
+    return subprocess.run(['zstd','-q','-c','-%d'%random.choice([1,3,19])],input=bytes(b),capture_output=True,check=True).stdout
+if shutil.which('zstd'):
+    SUFFIX.update({'zst':'sgf.zst','tzst':'tar.zst'}); COMPRESS['zst']=zstd
 def mk():
     es=entries(); kind=random.choice(list(SUFFIX))
     b=io.BytesIO()
@@ -40,6 +45,8 @@ def mk():
         with tarfile.open(fileobj=b,mode='w:gz' if kind=='tgz' else 'w') as t:
             for n,d in es:
                 ti=tarfile.TarInfo(n); ti.size=len(d); t.addfile(ti,io.BytesIO(d))
+    if kind=='tzst':
+        return kind, bytearray(zstd(b.getvalue()))
     return kind, bytearray(b.getvalue())
 def mutate(b):
     for _ in range(random.randint(0,4)):

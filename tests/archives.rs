@@ -473,14 +473,15 @@ fn zip_lzma(plain: &[u8]) -> Vec<u8> {
 }
 
 /// Zip entries packed with bzip2 (method 12, as `zip -Z bzip2` and Python's
-/// `ZIP_BZIP2` write them), LZMA (14, Python's `ZIP_LZMA`, 7-Zip) and xz
-/// (95) are read: each gives the row of the plain file. One of Zstandard
-/// (93), one whose LZMA header is not LZMA 1's, a bzip2 entry whose bytes
-/// are not bzip2 data, and an LZMA entry of 160 MiB whose header asks for a
-/// 1 GiB dictionary (more than the 128 MiB a 7z block may have) are rows
-/// that say so; the entries after them are read.
+/// `ZIP_BZIP2` write them), LZMA (14, Python's `ZIP_LZMA`, 7-Zip), xz (95)
+/// and Zstandard (93, 7-Zip's and the `zip` crate's) are read: each gives
+/// the row of the plain file. One whose LZMA header is not LZMA 1's, a bzip2
+/// entry whose bytes are not bzip2 data, an LZMA entry of 160 MiB whose
+/// header asks for a 1 GiB dictionary (more than the 128 MiB a 7z block may
+/// have) and one of PPMd (98) are rows that say so; the entries after them
+/// are read.
 #[test]
-fn zip_entries_packed_with_bzip2_lzma_and_xz_are_read() {
+fn zip_entries_packed_with_bzip2_lzma_xz_and_zstd_are_read() {
     let d = scratch("zip-methods");
     let game = fs::read(root().join("corpus/rules/ko-immediate.sgf")).unwrap();
     let bz = bz2(&game);
@@ -503,11 +504,12 @@ fn zip_entries_packed_with_bzip2_lzma_and_xz_are_read() {
         entry("2-bzip2.sgf", 12, 0, bz.clone()),
         entry("3-lzma.sgf", 14, 2, zip_lzma(&game)),
         entry("4-xz.sgf", 95, 0, xz(&game)),
-        entry("5-zstd.sgf", 93, 0, game.clone()),
+        entry("5-zstd.sgf", 93, 0, zstd(&game)),
         entry("6-bad-lzma.sgf", 14, 2, bad_lzma),
         entry("7-not-bzip2.sgf", 12, 0, game.clone()),
         entry("8-bzip2.sgf", 12, 0, bz),
         entry("9-huge-dictionary.sgf", 14, 2, huge_dictionary),
+        entry("10-ppmd.sgf", 98, 0, game.clone()),
     ]);
     let mut zip = zip;
     let (local, central) = entry_headers(&zip, b"9-huge-dictionary.sgf");
@@ -517,11 +519,11 @@ fn zip_entries_packed_with_bzip2_lzma_and_xz_are_read() {
     let path = d.join("methods.zip");
     fs::write(&path, zip).unwrap();
     let (_, rows) = jsonl(&[path.to_str().unwrap()]);
-    assert_eq!(rows.len(), 9);
+    assert_eq!(rows.len(), 10);
     let plain = without_name(rows[0].clone(), "");
     assert_eq!(plain["status"], "ok");
     assert_eq!(plain["moves"], 10, "the record holds ten moves");
-    for i in [1, 2, 3, 7] {
+    for i in [1, 2, 3, 4, 7] {
         assert_eq!(
             without_name(rows[i].clone(), ""),
             plain,
@@ -530,11 +532,6 @@ fn zip_entries_packed_with_bzip2_lzma_and_xz_are_read() {
         );
     }
     let error = |i: usize| rows[i]["error"].as_str().unwrap_or("").to_string();
-    assert_eq!(
-        error(4),
-        "cannot read this entry of the zip archive: compression method 93 is not read \
-         (stored, deflated, bzip2, LZMA and xz entries are)"
-    );
     assert_eq!(
         error(5),
         "cannot read this entry of the zip archive: its LZMA header is not one of LZMA 1"
@@ -549,7 +546,16 @@ fn zip_entries_packed_with_bzip2_lzma_and_xz_are_read() {
         "cannot read this entry of the zip archive: it needs a 160 MiB LZMA dictionary, \
          more than the 128 MiB allowed"
     );
+    assert_eq!(
+        error(9),
+        "cannot read this entry of the zip archive: compression method 98 is not read \
+         (stored, deflated, bzip2, LZMA, xz and Zstandard entries are)"
+    );
     let _ = fs::remove_dir_all(&d);
+}
+
+fn zstd(bytes: &[u8]) -> Vec<u8> {
+    zstd::encode_all(bytes, 3).unwrap()
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {
@@ -589,7 +595,7 @@ fn compressed_game_files_are_read_through_their_decompressor() {
     }
     let error = |i: usize| rows[i]["error"].as_str().unwrap_or("").to_string();
     assert!(
-        error(3).starts_with("cannot decompress: neither gzip, bzip2 nor xz"),
+        error(3).starts_with("cannot decompress: not gzip, bzip2, xz or zstd data"),
         "{}",
         error(3)
     );
@@ -658,7 +664,7 @@ fn compressed_game_entries_in_archives_are_read_like_such_files() {
             assert_eq!(without_name(r.clone(), ""), plain, "{}", r["file"]);
         }
         assert!(
-            error(&rows[4]).starts_with("cannot decompress: neither gzip, bzip2 nor xz"),
+            error(&rows[4]).starts_with("cannot decompress: not gzip, bzip2, xz or zstd data"),
             "{a}: {}",
             error(&rows[4])
         );
@@ -783,6 +789,140 @@ fn xz_files_and_tars_are_read() {
         direct.iter().filter(|r| r["status"] == "ok").count()
     };
     assert_eq!(in_tar, plain_ok);
+}
+
+/// Zstandard is read like gzip, bzip2 and xz: a `.tar.zst` or `.tzst`
+/// archive is audited like the files it holds, and a `.sgf.zst` file gives
+/// the rows of its plain file whether it is one frame, frames one after the
+/// other (`cat a.zst b.zst`, as `zstdcat` reads it) or starts with a
+/// skippable frame (RFC 8878, 3.1.2; `pzstd` writes one). Inside a zip, a
+/// `.sgf.zst` entry is decompressed and a `.tar.zst` entry read as a tar.
+#[test]
+fn zstd_files_and_tars_are_read() {
+    let (dir, entries) = games();
+    let d = scratch("zstd");
+    let t = tar(&entries);
+    for name in ["games.tar.zst", "games.tzst"] {
+        fs::write(d.join(name), zstd(&t)).unwrap();
+        assert_audited_like_files(&d.join(name), &dir, &entries);
+    }
+    // A collection of three games: the first two and the third in frames of their own.
+    let games: Vec<&[u8]> = entries[..3].iter().map(|(_, b)| b.as_slice()).collect();
+    let collection = games.concat();
+    let one = d.join("files");
+    fs::create_dir(&one).unwrap();
+    fs::write(one.join("plain.sgf"), &collection).unwrap();
+    fs::write(one.join("one-frame.sgf.zst"), zstd(&collection)).unwrap();
+    let mut framed = zstd(&games[..2].concat());
+    framed.extend(zstd(games[2]));
+    fs::write(one.join("two-frames.sgf.zst"), framed).unwrap();
+    // A skippable frame of 4 bytes, then the data.
+    let mut skippable = vec![0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4];
+    skippable.extend(zstd(&collection));
+    fs::write(one.join("skippable-first.sgf.zst"), skippable).unwrap();
+    // Each file audited alone: together, their games are duplicates of each other.
+    let of = |file: &str| -> Vec<serde_json::Value> {
+        let (_, rows) = jsonl(&[one.join(file).to_str().unwrap()]);
+        rows.into_iter().map(|r| without_name(r, "")).collect()
+    };
+    let plain = of("plain.sgf");
+    assert_eq!(plain.len(), 3, "three games");
+    assert!(plain.iter().all(|r| r["status"] == "ok"), "{plain:?}");
+    for file in [
+        "one-frame.sgf.zst",
+        "two-frames.sgf.zst",
+        "skippable-first.sgf.zst",
+    ] {
+        assert_eq!(of(file), plain, "{file}");
+    }
+    let zip_path = d.join("outer.zip");
+    write_zip(
+        &zip_path,
+        &[
+            ("c.sgf.zst".to_string(), zstd(&collection)),
+            ("inner.tar.zst".to_string(), zstd(&t)),
+        ],
+        zip::CompressionMethod::Stored,
+    );
+    let (_, rows) = jsonl(&[zip_path.to_str().unwrap()]);
+    let z = zip_path.to_str().unwrap();
+    let from_entry: Vec<_> = rows
+        .iter()
+        .filter(|r| r["file"] == format!("{z}!c.sgf.zst"))
+        .map(|r| without_name(r.clone(), ""))
+        .collect();
+    assert_eq!(from_entry, plain);
+    let from_tar = rows
+        .iter()
+        .filter(|r| {
+            r["file"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("{z}!inner.tar.zst!games/"))
+        })
+        .count();
+    assert_eq!(from_tar, entries.len());
+    let _ = fs::remove_dir_all(&d);
+}
+
+/// A zstd frame whose header declares a 2 GiB window (exponent 21, RFC 8878
+/// 3.1.1.1.2: 1 << (10 + 21) bytes) is refused by the decoder's window
+/// limit, with the limit named, whether it is a game file or a tar; a cut
+/// `.sgf.zst` keeps the games before the cut, then says why it stops.
+#[test]
+fn a_zstd_frame_asking_for_a_huge_window_is_refused() {
+    let d = scratch("zstd-window");
+    let game = b"(;SZ[9];B[ee])";
+    // Magic, a descriptor with no content size, the window byte, then one
+    // raw last block holding the game.
+    let mut frame = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, 21 << 3];
+    let header = (game.len() as u32) << 3 | 1;
+    frame.extend(&header.to_le_bytes()[..3]);
+    frame.extend(game);
+    fs::write(d.join("big.sgf.zst"), &frame).unwrap();
+    fs::write(d.join("t.tar.zst"), &frame).unwrap();
+    // The same frame with a window of 1 KiB (exponent 0) is read.
+    frame[5] = 0;
+    fs::write(d.join("small.sgf.zst"), &frame).unwrap();
+    // Real games, twice, over several 128 KiB blocks (a block is decoded whole).
+    let (_, entries) = games();
+    let collection: Vec<u8> = entries.iter().flat_map(|(_, b)| b.clone()).collect();
+    let collection = collection.repeat(2);
+    assert!(collection.len() > 4 << 17, "{} bytes", collection.len());
+    let packed = zstd(&collection);
+    fs::write(d.join("cut.sgf.zst"), &packed[..packed.len() * 3 / 4]).unwrap();
+    let (_, rows) = jsonl(&[d.to_str().unwrap()]);
+    let of = |suffix: &str| -> Vec<&serde_json::Value> {
+        rows.iter()
+            .filter(|r| r["file"].as_str().unwrap().contains(suffix))
+            .collect()
+    };
+    let error = |suffix: &str| of(suffix)[0]["error"].as_str().unwrap_or("").to_string();
+    for file in ["big.sgf.zst", "t.tar.zst"] {
+        assert_eq!(of(file).len(), 1, "{file}");
+        assert!(
+            error(file).contains("a window of more than 128 MiB"),
+            "{file}: {}",
+            error(file)
+        );
+    }
+    assert_eq!(of("small.sgf.zst")[0]["status"], "ok");
+    assert_eq!(of("small.sgf.zst")[0]["moves"], 1);
+    let cut = of("cut.sgf.zst");
+    let ok = cut.iter().filter(|r| r["status"] == "ok").count();
+    assert!(
+        ok > 0 && ok < 2 * entries.len(),
+        "{ok} games before the cut"
+    );
+    assert!(
+        cut.last().unwrap()["error"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("cannot decompress: "),
+        "{:?}",
+        cut.last()
+    );
+    let _ = fs::remove_dir_all(&d);
 }
 
 /// An xz stream whose header declares a 1.5 GiB dictionary (made with

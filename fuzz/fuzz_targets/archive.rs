@@ -1,5 +1,5 @@
-//! Any bytes as a zip and as a tar archive (plain, or gzip or bzip2 by their
-//! first bytes): reading the entries never panics and never hangs, every item
+//! Any bytes as a zip and as a tar archive (plain, or gzip, bzip2, xz or
+//! zstd by their first bytes): reading the entries never panics and never hangs, every item
 //! has a name, and an entry never holds more than the cap.
 #![no_main]
 use libfuzzer_sys::fuzz_target;

@@ -103,9 +103,9 @@ def _result(raw: tuple[bytes, bytes, bytes, str]) -> AuditResult:
 
 
 def audit(paths: Union[PathLike, Iterable[PathLike]], **options: Any) -> AuditResult:
-    """Audits SGF files (also compressed alone: .sgf.gz, .sgf.bz2, .sgf.xz),
+    """Audits SGF files (also compressed alone: .sgf.gz, .sgf.bz2, .sgf.xz, .sgf.zst),
     directories (recursively) and archives (.zip, .tar, .tar.gz, .tar.bz2,
-    .tar.xz, .7z), as ``sgfaudit check PATHS`` does.
+    .tar.xz, .tar.zst, .7z), as ``sgfaudit check PATHS`` does.
 
     Raises ``ValueError`` for a bad option value and ``TypeError`` for an
     unknown option; unreadable inputs are rows with ``status == "error"``,
@@ -147,9 +147,9 @@ def audit_batch(batch: Any, **options: Any) -> pa.Table:
     """Audits one batch of files already read: ``path`` and ``content``
     (Spark's ``binaryFile``) or ``bytes`` (Ray Data's
     ``read_binary_files(include_paths=True)``) columns. A content whose path
-    names an archive (.zip, .tar, .tar.gz, .tar.bz2, .tar.xz, .7z) is read
+    names an archive (.zip, .tar, .tar.gz, .tar.bz2, .tar.xz, .tar.zst, .7z) is read
     as one, and one that names a compressed game file (.sgf.gz, .sgf.bz2,
-    .sgf.xz) is decompressed.
+    .sgf.xz, .sgf.zst) is decompressed.
     Returns the games table, ready for ``map_batches(sgfaudit.audit_batch,
     batch_format="pyarrow")``."""
     paths, contents = _columns(batch)

@@ -243,16 +243,23 @@ def test_a_tar_gz_cut_short_in_a_batch_row_gives_the_cli_rows(tmp_path):
 
 
 def test_compressed_game_files_in_a_batch_row_give_the_cli_rows(tmp_path):
-    """Rows whose paths name .sgf.gz, .sgf.bz2 and .sgf.xz files (as Ray's
-    file_extensions=["gz", "bz2"] and Spark's binaryFile read them) are
+    """Rows whose paths name .sgf.gz, .sgf.bz2, .sgf.xz and .sgf.zst files (as
+    Ray's file_extensions=["gz", "bz2"] and Spark's binaryFile read them) are
     decompressed, as the command line decompresses the files: the games they
     hold, or a row saying why not (data that are not compressed)."""
     import bz2
     import gzip
     import lzma
 
-    files = [f for f in corpus_files() if f.startswith("corpus/real/")][:3]
-    packers = [("gz", gzip.compress), ("bz2", bz2.compress), ("xz", lzma.compress)]
+    import zstandard
+
+    files = [f for f in corpus_files() if f.startswith("corpus/real/")][:4]
+    packers = [
+        ("gz", gzip.compress),
+        ("bz2", bz2.compress),
+        ("xz", lzma.compress),
+        ("zst", zstandard.ZstdCompressor().compress),
+    ]
     paths, contents = [], []
     for f, (suffix, pack) in zip(files, packers):
         path = tmp_path / (Path(f).name + "." + suffix)

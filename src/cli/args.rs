@@ -355,9 +355,10 @@ impl AuditArgs {
 #[derive(clap::Args)]
 pub struct CheckArgs {
     /// SGF files (.sgf, and KataGo's .sgfs collections), also compressed
-    /// alone (.sgf.gz, .sgf.bz2, .sgf.xz), directories (searched recursively
-    /// for these and for archives, names in any letter case) and archives
-    /// (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tbz2, .tbz, .tar.xz, .txz, .7z:
+    /// alone (.sgf.gz, .sgf.bz2, .sgf.xz, .sgf.zst), directories (searched
+    /// recursively for these and for archives, names in any letter case) and
+    /// archives (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tbz2, .tbz, .tar.xz,
+    /// .txz, .tar.zst, .tzst, .7z:
     /// their game entries, also compressed alone, reported as ARCHIVE!ENTRY);
     /// `-` reads one SGF from standard input.
     pub paths: Vec<OsString>,

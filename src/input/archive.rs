@@ -1,6 +1,7 @@
 //! Game files inside archives: `.zip` (`zip.rs`), tar files plain, gzipped (`.tar.gz`,
-//! `.tgz`), bzip2- (`.tar.bz2`, `.tbz2`, `.tbz`) or xz-compressed (`.tar.xz`,
-//! `.txz`; the decoder may take at most 128 MiB), and `.7z` (`sevenz.rs`), as
+//! `.tgz`), bzip2- (`.tar.bz2`, `.tbz2`, `.tbz`), xz- (`.tar.xz`, `.txz`;
+//! the decoder may take at most 128 MiB) or Zstandard-compressed
+//! (`.tar.zst`, `.tzst`; windows of at most 128 MiB), and `.7z` (`sevenz.rs`), as
 //! game databases are shipped (KGS's yearly archives come as zip, tar.gz and
 //! tar.bz2, Fox's dataset as 7z). Entries
 //! are read in the archive's own order, straight from the archive (nothing is
@@ -14,7 +15,7 @@
 //! piped to the walk as it is unpacked ([`Handed::Piped`], `pipe.rs`), to be
 //! cut into parts. Only entries named `*.sgf` or `*.sgfs` (any letter case)
 //! are games, and the same compressed alone (`*.sgf.gz`, `*.sgf.bz2`,
-//! `*.sgf.xz`, ...), decompressed on the reader thread as they are read,
+//! `*.sgf.xz`, `*.sgf.zst`, ...), decompressed on the reader thread as they are read,
 //! under the caps of such a file on disk (one that inflates past a
 //! collection read whole is piped too); the rest are skipped, as in a
 //! directory walk.
@@ -144,6 +145,11 @@ pub enum Kind {
     SevenZip,
 }
 
+/// The names of a tar file, plain or compressed.
+const TAR_SUFFIXES: [&str; 10] = [
+    ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz", ".tar.xz", ".txz", ".tar.zst", ".tzst",
+];
+
 /// The archive kind a file name announces, if any (letter case ignored).
 pub fn kind_of(path: &Path) -> Option<Kind> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
@@ -151,12 +157,7 @@ pub fn kind_of(path: &Path) -> Option<Kind> {
         Some(Kind::Zip)
     } else if name.ends_with(".7z") {
         Some(Kind::SevenZip)
-    } else if [
-        ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz", ".tar.xz", ".txz",
-    ]
-    .iter()
-    .any(|ext| name.ends_with(ext))
-    {
+    } else if TAR_SUFFIXES.iter().any(|ext| name.ends_with(ext)) {
         Some(Kind::Tar)
     } else {
         None
@@ -380,7 +381,7 @@ impl Sender {
         self.send(name, source)
     }
 
-    /// A compressed game entry (`*.sgf.gz`, `*.sgf.bz2`, `*.sgf.xz`) of
+    /// A compressed game entry (`*.sgf.gz`, `*.sgf.bz2`, `*.sgf.xz`, `*.sgf.zst`) of
     /// `size` bytes, decompressed as it is read from `r` under the caps of
     /// such a file on disk: handed over whole when it inflates to no more
     /// than a collection read whole, else piped to the walk, which cuts it
@@ -559,12 +560,10 @@ fn nested(out: &mut Sender, name: &str, inner: &str, r: impl Read, size: u64) ->
 /// A name that announces an archive inside the archive.
 fn is_archive_name(entry: &str) -> bool {
     let lower = entry.to_ascii_lowercase();
-    [
-        ".zip", ".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tbz2", ".tbz", ".7z", ".rar", ".tar.xz",
-        ".txz",
-    ]
-    .iter()
-    .any(|ext| lower.ends_with(ext))
+    [".zip", ".7z", ".rar"]
+        .iter()
+        .chain(&TAR_SUFFIXES)
+        .any(|ext| lower.ends_with(ext))
 }
 
 /// Counts the bytes read through it (the compressed stream under a tar).
@@ -760,7 +759,7 @@ fn read_tar<R: Read>(file: R, name: &str, out: &mut Sender) {
                 // Refused (`Gated`): nothing is wrong with what came before.
                 let why = match InputError::io(&e, Action::Read) {
                     refused @ InputError::Bomb(_) => refused,
-                    _ => InputError::Damaged(e.to_string()),
+                    _ => InputError::Damaged(super::item::explained(e.to_string())),
                 };
                 if let Some((at, source)) = held.take() {
                     let read = matches!(source, Source::Bytes(_) | Source::CutShort(..));

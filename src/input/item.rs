@@ -35,7 +35,7 @@ pub enum Source {
     /// inflated: the worker that audits it inflates it, so the archive's
     /// reader thread only copies bytes.
     Deflated(Deflated),
-    /// A game file compressed on its own (`.sgf.gz`, `.sgf.bz2`, `.sgf.xz`),
+    /// A game file compressed on its own (`.sgf.gz`, `.sgf.bz2`, `.sgf.xz`, `.sgf.zst`),
     /// told by its first bytes, named alone ([`super::named`], for
     /// `explain`). The walk decompresses such files itself, so that a batch
     /// counts them at the size they inflate to.
@@ -261,6 +261,7 @@ pub(crate) enum Compression {
     Gzip,
     Bzip2,
     Xz,
+    Zstd,
     None,
 }
 
@@ -268,6 +269,13 @@ pub(crate) enum Compression {
 /// `xz` (`-9` needs 65 MiB), refused beyond, so a stream that declares a
 /// 4 GiB dictionary costs nothing.
 pub(crate) const XZ_MEMLIMIT: u64 = 128 << 20;
+
+/// The largest Zstandard window decoded, as a power of two: 128 MiB, the
+/// same bound as [`XZ_MEMLIMIT`] and the one `zstd -d` keeps unless given
+/// `--memory` (`zstd -19` writes windows of 8 MiB, `--ultra -22` and
+/// `--long` of 128 MiB), refused beyond, so a frame that declares a 2 GiB
+/// window costs nothing.
+pub(crate) const ZSTD_WINDOW_LOG_MAX: u32 = 27;
 
 impl Compression {
     pub(crate) fn of(head: &[u8]) -> Compression {
@@ -277,6 +285,8 @@ impl Compression {
             Compression::Bzip2
         } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0x00]) {
             Compression::Xz
+        } else if is_zstd(head) {
+            Compression::Zstd
         } else {
             Compression::None
         }
@@ -305,8 +315,25 @@ impl Compression {
                 .map_err(|e| e.to_string())?;
                 Decoder::Xz(liblzma::read::XzDecoder::new_stream(r, stream))
             }
+            Compression::Zstd => {
+                let mut decoder = zstd::stream::read::Decoder::new(r).map_err(|e| e.to_string())?;
+                decoder
+                    .window_log_max(ZSTD_WINDOW_LOG_MAX)
+                    .map_err(|e| e.to_string())?;
+                Decoder::Zstd(decoder)
+            }
             Compression::None => Decoder::Plain(r),
         })
+    }
+}
+
+/// Zstandard data by their magic number (RFC 8878, 3.1.1), or a skippable
+/// frame's (3.1.2: 0x184D2A50 to 0x184D2A5F), which `pzstd` writes first.
+fn is_zstd(head: &[u8]) -> bool {
+    match head {
+        [0x28, 0xb5, 0x2f, 0xfd, ..] => true,
+        [first, 0x2a, 0x4d, 0x18, ..] => first & 0xf0 == 0x50,
+        _ => false,
     }
 }
 
@@ -317,6 +344,7 @@ pub(crate) enum Decoder<R: io::Read> {
     Bzip2Blocks(BlockDecoder<R>),
     Bzip2(bzip2::read::MultiBzDecoder<R>),
     Xz(liblzma::read::XzDecoder<R>),
+    Zstd(zstd::stream::read::Decoder<'static, io::BufReader<R>>),
     Plain(R),
 }
 
@@ -327,6 +355,7 @@ impl<R: io::Read> io::Read for Decoder<R> {
             Decoder::Bzip2Blocks(d) => d.read(buf),
             Decoder::Bzip2(d) => d.read(buf),
             Decoder::Xz(d) => d.read(buf),
+            Decoder::Zstd(d) => d.read(buf),
             Decoder::Plain(r) => r.read(buf),
         }
     }
@@ -369,7 +398,7 @@ fn inflate_whole<R: io::Read>(inflating: Inflating<R>, limit: u64) -> Result<Vec
 }
 
 /// A compressed game file held in memory (an archive entry named `.sgf.gz`,
-/// `.sgf.bz2` or `.sgf.xz`, a row of a Ray or Spark batch), decompressed
+/// `.sgf.bz2`, `.sgf.xz` or `.sgf.zst`, a row of a Ray or Spark batch), decompressed
 /// under the caps of one on disk: at most `limit` bytes, and no more than
 /// [`inflate_cap`] of its size. A stream cut short keeps the text before the
 /// cut ([`Source::CutShort`]: a collection's games before it are audited);
@@ -414,14 +443,14 @@ impl Inflating {
 }
 
 impl<R: io::BufRead> Inflating<R> {
-    /// The `len` compressed bytes of `r`, told gzip, bzip2 or xz by their
+    /// The `len` compressed bytes of `r`, told gzip, bzip2, xz or zstd by their
     /// first bytes.
     pub(crate) fn new(mut r: R, len: u64) -> Result<Inflating<R>, InputError> {
         let head = r.fill_buf().map_err(|e| InputError::io(&e, Action::Read))?;
         let compression = Compression::of(head);
         if compression == Compression::None {
             return Err(InputError::Decompress(
-                "neither gzip, bzip2 nor xz data (by its first bytes)".into(),
+                "not gzip, bzip2, xz or zstd data (by its first bytes)".into(),
             ));
         }
         let decoder = compression.reader(r, 0).map_err(InputError::Decompress)?;
@@ -441,22 +470,30 @@ impl<R: io::Read> io::Read for Inflating<R> {
             if e.get_ref().is_some_and(|x| x.is::<InputError>()) {
                 return e;
             }
-            let why = e.to_string();
-            InputError::Decompress(if why.contains("memory limit") {
-                format!(
-                    "{why}: the xz stream asks for more than {} MiB to decode",
-                    XZ_MEMLIMIT >> 20
-                )
-            } else {
-                why
-            })
-            .into_io_like(&e)
+            InputError::Decompress(explained(e.to_string())).into_io_like(&e)
         })?;
         self.out += n as u64;
         if self.out > inflate_cap(self.len) {
             return Err(bomb(self.len).into_io());
         }
         Ok(n)
+    }
+}
+
+/// A decoder's error, with the bound it hit named when it is one of ours.
+pub(crate) fn explained(why: String) -> String {
+    if why.contains("memory limit") {
+        format!(
+            "{why}: the xz stream asks for more than {} MiB to decode",
+            XZ_MEMLIMIT >> 20
+        )
+    } else if why.contains("too much memory") {
+        format!(
+            "{why}: the zstd frame asks for a window of more than {} MiB",
+            1u64 << (ZSTD_WINDOW_LOG_MAX - 20)
+        )
+    } else {
+        why
     }
 }
 

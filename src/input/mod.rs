@@ -1,7 +1,7 @@
 //! Input discovery: files, directories (recursive, `.sgf` and KataGo's
 //! `.sgfs` in any letter case, sorted by name at every level so the order is
 //! deterministic), archives (`.zip`, `.tar`, `.tar.gz`, `.tgz`, `.tar.bz2`,
-//! `.tar.xz`, `.7z`: their `*.sgf` and `*.sgfs` entries, plain or compressed
+//! `.tar.xz`, `.tar.zst`, `.7z`: their `*.sgf` and `*.sgfs` entries, plain or compressed
 //! alone, in the archive's order, see [`archive`]), `-` for standard input,
 //! and path lists. Lazy: directories are read as the walk reaches them, and archives
 //! entry by entry, so memory does not grow with the size of the archive. Problems (a missing path, a
@@ -27,9 +27,13 @@ use std::path::{Path, PathBuf};
 /// The extensions of game files: SGF, and the collections KataGo's `selfplay`
 /// and `match` write (`*.sgfs`, a game a line).
 const GAME_EXTENSIONS: [&str; 2] = ["sgf", "sgfs"];
+/// What a game file compressed on its own ends with after its extension:
+/// gzip, bzip2, xz or Zstandard (the data are told apart by their first
+/// bytes, [`item::Compression::of`]).
+const COMPRESSED_SUFFIXES: [&str; 4] = [".gz", ".bz2", ".xz", ".zst"];
 
 /// Whether `path` names a game file compressed on its own (`.sgf.gz`,
-/// `.sgf.bz2`, `.sgf.xz`): its text is not its bytes.
+/// `.sgf.bz2`, `.sgf.xz`, `.sgf.zst`): its text is not its bytes.
 pub fn is_compressed_game_file(path: &Path) -> bool {
     walk::is_compressed_sgf(path)
 }

@@ -47,7 +47,7 @@ pub(crate) fn is_compressed_sgf(p: &Path) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    [".gz", ".bz2", ".xz"].iter().any(|c| {
+    super::COMPRESSED_SUFFIXES.iter().any(|c| {
         name.strip_suffix(c)
             .and_then(|stem| stem.rsplit_once('.'))
             .is_some_and(|(_, ext)| GAME_EXTENSIONS.contains(&ext))

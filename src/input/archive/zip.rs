@@ -12,7 +12,7 @@
 //! so memory stays flat however many entries the archive holds. Entries that
 //! repeat a name are all read (the later ones named `NAME#2`, ...).
 //!
-//! Stored, deflated, bzip2, LZMA and xz entries are read; a deflated game
+//! Stored, deflated, bzip2, LZMA, xz and Zstandard entries are read; a deflated game
 //! entry is handed over as it lies in the archive ([`Source::Deflated`]) and
 //! inflated by the worker that audits it, and one larger than a collection
 //! read whole is piped to the walk as it is unpacked (`pipe.rs`). No entry
@@ -28,7 +28,7 @@ use super::{
 use crate::input::error::{Action, InputError};
 use crate::input::item::{
     inflate_cap, read_capped, Checked, Deflated, Inflated, Source, MAX_RATIO, RATIO_FLOOR,
-    XZ_MEMLIMIT,
+    XZ_MEMLIMIT, ZSTD_WINDOW_LOG_MAX,
 };
 use crate::input::names::escape_name;
 
@@ -45,12 +45,14 @@ const END_LEN: u64 = 22;
 const CENTRAL_LEN: usize = 46;
 const LOCAL_LEN: u64 = 30;
 
-/// The methods read (APPNOTE 4.4.5): stored, deflated, bzip2, LZMA and xz.
+/// The methods read (APPNOTE 4.4.5): stored, deflated, bzip2, LZMA, xz and
+/// Zstandard.
 const STORED: u16 = 0;
 const DEFLATED: u16 = 8;
 const BZIP2: u16 = 12;
 const LZMA: u16 = 14;
 const XZ: u16 = 95;
+const ZSTD: u16 = 93;
 
 /// Records read from the directory at a time (with their names) before their
 /// entries are read.
@@ -216,9 +218,9 @@ fn entry<R: Read + Seek>(
     if r.encrypted() {
         return broken("the entry is encrypted".into());
     }
-    if ![STORED, DEFLATED, BZIP2, LZMA, XZ].contains(&r.method) {
+    if ![STORED, DEFLATED, BZIP2, LZMA, XZ, ZSTD].contains(&r.method) {
         return broken(format!(
-            "compression method {} is not read (stored, deflated, bzip2, LZMA and xz entries are)",
+            "compression method {} is not read (stored, deflated, bzip2, LZMA, xz and Zstandard entries are)",
             r.method
         ));
     }
@@ -316,6 +318,14 @@ fn unpacked<'a>(mut data: impl Read + 'a, r: &Record) -> Result<Box<dyn Read + '
             // Without an end marker the stream ends with the entry's bytes.
             let decoded = liblzma::read::XzDecoder::new_stream(data, stream).take(r.size);
             checked(Box::new(decoded))
+        }
+        ZSTD => {
+            let mut decoder = zstd::stream::read::Decoder::new(data)
+                .map_err(|e| format!("the zstd decoder refused: {e}"))?;
+            decoder
+                .window_log_max(ZSTD_WINDOW_LOG_MAX)
+                .map_err(|e| format!("the zstd decoder refused: {e}"))?;
+            checked(Box::new(decoder))
         }
         method => return Err(format!("compression method {method} is not read")),
     })
