@@ -437,6 +437,11 @@ fn xz_of(bytes: &[u8]) -> Vec<u8> {
     e.finish().unwrap()
 }
 
+/// `bytes` compressed by Zstandard.
+fn zstd_of(bytes: &[u8]) -> Vec<u8> {
+    zstd::encode_all(bytes, 3).unwrap()
+}
+
 /// `bytes` gzipped.
 fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
@@ -508,7 +513,7 @@ fn a_long_game_on_standard_input_is_a_row_and_the_stream_goes_on() {
     assert!(rows.iter().all(|r| r["file"] == "-"));
 }
 
-/// A compressed collection file (`.sgf.gz`, `.sgf.bz2`, `.sgf.xz`) is cut
+/// A compressed collection file (`.sgf.gz`, `.sgf.bz2`, `.sgf.xz`, `.sgf.zst`) is cut
 /// into parts as it is decompressed: its rows are those of the plain file
 /// read whole, and under a --max-file-size far below its size (which
 /// refused it before) it is read in parts, not refused.
@@ -524,8 +529,9 @@ fn a_compressed_collection_is_read_in_parts_as_it_is_decompressed() {
     let gz = gzip(&text);
     let bz2 = bzip2_of(&text);
     let xz = xz_of(&text);
+    let zst = zstd_of(&text);
     let cap = (longest + 2).to_string();
-    for (ext, bytes) in [("gz", gz), ("bz2", bz2), ("xz", xz)] {
+    for (ext, bytes) in [("gz", gz), ("bz2", bz2), ("xz", xz), ("zst", zst)] {
         let file = dir.join(format!("collection.sgf.{ext}"));
         std::fs::write(&file, &bytes).unwrap();
         let name = file.to_str().unwrap();
@@ -542,7 +548,7 @@ fn a_compressed_collection_is_read_in_parts_as_it_is_decompressed() {
 }
 
 /// A compressed collection inside an archive (`collection.sgf.gz` in a tar
-/// or a zip, or bzip2 and xz in a tar) is decompressed as it is read and cut
+/// or a zip, or bzip2, xz and zstd in a tar) is decompressed as it is read and cut
 /// into parts as the same file on disk is: its rows are those of the plain
 /// file read whole, under the entry's name. Cut short inside a tar, it has
 /// the games whose tree closes before the cut audited, then a row for the
@@ -559,6 +565,7 @@ fn a_compressed_collection_in_an_archive_is_read_in_parts_like_the_file() {
     let dir = scratch("parts-compressed-entry");
     let bz2 = bzip2_of(&text);
     let xz = xz_of(&text);
+    let zst = zstd_of(&text);
     let gz = gzip(&text);
     let zip_path = dir.join("c.zip");
     let mut zip = zip::ZipWriter::new(std::fs::File::create(&zip_path).unwrap());
@@ -572,6 +579,7 @@ fn a_compressed_collection_in_an_archive_is_read_in_parts_like_the_file() {
         ("collection.sgf.gz", &gz),
         ("collection.sgf.bz2", &bz2),
         ("collection.sgf.xz", &xz),
+        ("collection.sgf.zst", &zst),
     ] {
         let tar_path = dir.join(format!("{entry}.tar"));
         std::fs::write(&tar_path, tar_of(&[(entry, bytes)], Vec::new())).unwrap();
