@@ -474,7 +474,8 @@ fn zip_lzma(plain: &[u8]) -> Vec<u8> {
 
 /// Zip entries packed with bzip2 (method 12, as `zip -Z bzip2` and Python's
 /// `ZIP_BZIP2` write them), LZMA (14, Python's `ZIP_LZMA`, 7-Zip), xz (95)
-/// and Zstandard (93, 7-Zip's and the `zip` crate's) are read: each gives
+/// and Zstandard (93, WinZip's and the `zip` crate's, and 20, an earlier
+/// number for it) are read: each gives
 /// the row of the plain file. One whose LZMA header is not LZMA 1's, a bzip2
 /// entry whose bytes are not bzip2 data, an LZMA entry of 160 MiB whose
 /// header asks for a 1 GiB dictionary (more than the 128 MiB a 7z block may
@@ -510,6 +511,7 @@ fn zip_entries_packed_with_bzip2_lzma_xz_and_zstd_are_read() {
         entry("8-bzip2.sgf", 12, 0, bz),
         entry("9-huge-dictionary.sgf", 14, 2, huge_dictionary),
         entry("10-ppmd.sgf", 98, 0, game.clone()),
+        entry("11-zstd-20.sgf", 20, 0, zstd(&game)),
     ]);
     let mut zip = zip;
     let (local, central) = entry_headers(&zip, b"9-huge-dictionary.sgf");
@@ -519,11 +521,11 @@ fn zip_entries_packed_with_bzip2_lzma_xz_and_zstd_are_read() {
     let path = d.join("methods.zip");
     fs::write(&path, zip).unwrap();
     let (_, rows) = jsonl(&[path.to_str().unwrap()]);
-    assert_eq!(rows.len(), 10);
+    assert_eq!(rows.len(), 11);
     let plain = without_name(rows[0].clone(), "");
     assert_eq!(plain["status"], "ok");
     assert_eq!(plain["moves"], 10, "the record holds ten moves");
-    for i in [1, 2, 3, 4, 7] {
+    for i in [1, 2, 3, 4, 7, 10] {
         assert_eq!(
             without_name(rows[i].clone(), ""),
             plain,

@@ -46,13 +46,15 @@ const CENTRAL_LEN: usize = 46;
 const LOCAL_LEN: u64 = 30;
 
 /// The methods read (APPNOTE 4.4.5): stored, deflated, bzip2, LZMA, xz and
-/// Zstandard.
+/// Zstandard (93, as WinZip and the `zip` crate write it, and 20, an
+/// earlier number for it that some writers use).
 const STORED: u16 = 0;
 const DEFLATED: u16 = 8;
 const BZIP2: u16 = 12;
 const LZMA: u16 = 14;
 const XZ: u16 = 95;
 const ZSTD: u16 = 93;
+const ZSTD_BEFORE: u16 = 20;
 
 /// Records read from the directory at a time (with their names) before their
 /// entries are read.
@@ -218,7 +220,7 @@ fn entry<R: Read + Seek>(
     if r.encrypted() {
         return broken("the entry is encrypted".into());
     }
-    if ![STORED, DEFLATED, BZIP2, LZMA, XZ, ZSTD].contains(&r.method) {
+    if ![STORED, DEFLATED, BZIP2, LZMA, XZ, ZSTD, ZSTD_BEFORE].contains(&r.method) {
         return broken(format!(
             "compression method {} is not read (stored, deflated, bzip2, LZMA, xz and Zstandard entries are)",
             r.method
@@ -319,7 +321,7 @@ fn unpacked<'a>(mut data: impl Read + 'a, r: &Record) -> Result<Box<dyn Read + '
             let decoded = liblzma::read::XzDecoder::new_stream(data, stream).take(r.size);
             checked(Box::new(decoded))
         }
-        ZSTD => {
+        ZSTD | ZSTD_BEFORE => {
             let mut decoder = zstd::stream::read::Decoder::new(data)
                 .map_err(|e| format!("the zstd decoder refused: {e}"))?;
             decoder
