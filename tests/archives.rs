@@ -1051,20 +1051,8 @@ fn archives_inside_archives_are_read_one_level_deep() {
 #[test]
 fn a_tar_inside_an_archive_is_read_as_it_is_unpacked() {
     let d = scratch("nested-tar");
-    // Forty games of 3 KB whose comments do not compress away: the inner
-    // tar.gz is far larger than the 20 KB limit, each game far smaller.
-    let mut seed = 0x9e37_79b9u32;
-    let mut entries: Vec<(String, Vec<u8>)> = (0..40)
-        .map(|i| {
-            let mut g = b"(;GM[1]SZ[9]C[".to_vec();
-            for _ in 0..3000 {
-                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-                g.push(b'a' + (seed >> 16) as u8 % 26);
-            }
-            g.extend_from_slice(b"];B[ee];W[ce])");
-            (format!("g{i:02}.sgf"), g)
-        })
-        .collect();
+    // The inner tar.gz is far larger than the 20 KB limit, each game far smaller.
+    let mut entries = incompressible_games();
     let deep = tar(&[("x.sgf".to_string(), b"(;GM[1];B[aa])".to_vec())]);
     entries.push(("deep.tar".to_string(), deep));
     let inner = tar_gz(&entries);
@@ -1097,6 +1085,88 @@ fn a_tar_inside_an_archive_is_read_as_it_is_unpacked() {
         assert_eq!(got, want, "{arg}");
         assert!(rows[..40].iter().all(|r| r["moves"] == 2), "{arg}");
     }
+}
+
+/// Forty games of 3 KB (two moves each) whose comments do not compress
+/// away, named `gNN.sgf`.
+fn incompressible_games() -> Vec<(String, Vec<u8>)> {
+    let mut seed = 0x9e37_79b9u32;
+    (0..40)
+        .map(|i| {
+            let mut g = b"(;GM[1]SZ[9]C[".to_vec();
+            for _ in 0..3000 {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                g.push(b'a' + (seed >> 16) as u8 % 26);
+            }
+            g.extend_from_slice(b"];B[ee];W[ce])");
+            (format!("g{i:02}.sgf"), g)
+        })
+        .collect()
+}
+
+/// A zip or 7z stored in a zip (Info-ZIP's `zip` stores `.zip` files by
+/// default) is read where it lies, by seeking within the outer archive:
+/// nothing of it is held, so one larger than --max-file-size (which bounds a
+/// game file, not an archive) has its games read, where it was refused
+/// whole. A stored zip cut short is a row saying so and the entries after it
+/// are read; an archive inside the stored one is one level too deep.
+#[test]
+fn a_zip_or_7z_stored_in_a_zip_is_read_where_it_lies() {
+    let d = scratch("nested-in-place");
+    let games = incompressible_games();
+    let inner_zip = d.join("inner.zip");
+    let mut with_deep = games.clone();
+    let deep = d.join("deep.zip");
+    write_zip(&deep, &games[..1], zip::CompressionMethod::Stored);
+    with_deep.push(("deep.zip".to_string(), fs::read(&deep).unwrap()));
+    write_zip(&inner_zip, &with_deep, zip::CompressionMethod::Deflated);
+    let inner_zip = fs::read(&inner_zip).unwrap();
+    let inner_7z = seven_zip(&[Block7::lzma(&games, true)], &[]);
+    let cut = inner_zip[..inner_zip.len() - 30].to_vec();
+    for inner in [&inner_zip, &inner_7z] {
+        assert!(inner.len() > 60_000, "{}", inner.len());
+    }
+    let outer = d.join("outer.zip");
+    write_zip(
+        &outer,
+        &[
+            ("a.zip".to_string(), inner_zip),
+            ("b.7z".to_string(), inner_7z),
+            ("c.zip".to_string(), cut),
+            ("z.sgf".to_string(), b"(;GM[1]SZ[9];B[ee])".to_vec()),
+        ],
+        zip::CompressionMethod::Stored,
+    );
+    let arg = outer.to_str().unwrap();
+    let (_, rows) = jsonl(&["--max-file-size", "20K", arg]);
+    let got: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| {
+            let f = r["file"].as_str().unwrap().to_string();
+            (f, r["error"].as_str().unwrap_or("").to_string())
+        })
+        .collect();
+    let mut want: Vec<(String, String)> = Vec::new();
+    for inner in ["a.zip", "b.7z"] {
+        want.extend((0..40).map(|i| (format!("{arg}!{inner}!g{i:02}.sgf"), String::new())));
+        if inner == "a.zip" {
+            want.push((
+                format!("{arg}!a.zip!deep.zip"),
+                "skipped: an archive nested two deep is not read".to_string(),
+            ));
+        }
+    }
+    assert_eq!(got[..81], want[..], "{arg}");
+    let games_read = rows.iter().filter(|r| r["moves"] == 2).count();
+    assert_eq!(games_read, 80);
+    assert_eq!(got.len(), 83, "{got:?}");
+    assert_eq!(got[81].0, format!("{arg}!c.zip"));
+    assert!(
+        got[81].1.starts_with("not a readable zip archive"),
+        "{}",
+        got[81].1
+    );
+    assert_eq!(got[82], (format!("{arg}!z.sgf"), String::new()));
 }
 
 // ---- 7z ----------------------------------------------------------------

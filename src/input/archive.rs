@@ -501,7 +501,8 @@ fn open(path: &Path, name: &str, out: &mut Sender) -> Option<BufReader<File>> {
 /// An archive entry that is itself an archive: read one level deep, its
 /// entries named `OUTER!INNER!ENTRY`; a tar as it is unpacked, whatever its
 /// size, a zip or 7z (read by seeking) from its bytes, bounded by the entry
-/// limit like any entry; deeper archives, and kinds not read, get a row.
+/// limit like any entry (one stored in a zip is read where it lies instead,
+/// [`nested_in_place`]); deeper archives, and kinds not read, get a row.
 /// A compressed game file, at any depth, is decompressed as it is read
 /// ([`Sender::compressed_game`]; [`decompressed`] from its bytes read whole
 /// where pipes are off): the games it holds are the entry's.
@@ -547,14 +548,45 @@ fn nested(out: &mut Sender, name: &str, inner: &str, r: impl Read, size: u64) ->
         Source::CutShort(_, why) => return Some(Source::Broken(why)),
         other => return Some(other),
     };
+    nested_archive(out, &here, kind, &mut io::Cursor::new(bytes));
+    None
+}
+
+/// A zip or 7z archive stored whole inside an archive (`inner`, a zip's
+/// stored entry), read where it lies through `r`, which seeks within the
+/// outer archive: nothing of it is held in memory, whatever its size.
+fn nested_in_place(
+    out: &mut Sender,
+    name: &str,
+    inner: &str,
+    kind: Kind,
+    r: &mut dyn Seekable,
+) -> Option<Source> {
+    if out.depth > 0 {
+        return Some(Source::Broken(InputError::Skipped(
+            "an archive nested two deep is not read".into(),
+        )));
+    }
+    nested_archive(out, &entry_name(name, inner), kind, r);
+    None
+}
+
+/// What an archive read by seeking reads from.
+trait Seekable: Read + io::Seek {}
+
+impl<R: Read + io::Seek> Seekable for R {}
+
+/// Reads the archive `here`, one level deeper. Through `dyn Seekable`: one
+/// reader type however deep the archives go (an entry read in place is read
+/// through its archive's reader).
+fn nested_archive(out: &mut Sender, here: &str, kind: Kind, r: &mut dyn Seekable) {
     out.depth += 1;
     match kind {
-        Kind::Zip => read_zip(io::Cursor::new(bytes), &here, out),
-        Kind::Tar => read_tar(io::Cursor::new(bytes), &here, out),
-        Kind::SevenZip => sevenz::read_7z(io::Cursor::new(bytes), &here, out),
+        Kind::Zip => read_zip(r, here, out),
+        Kind::Tar => read_tar(r, here, out),
+        Kind::SevenZip => sevenz::read_7z(r, here, out),
     }
     out.depth -= 1;
-    None
 }
 
 /// A name that announces an archive inside the archive.

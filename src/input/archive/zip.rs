@@ -22,8 +22,8 @@
 use std::io::{self, Read, Seek, SeekFrom};
 
 use super::{
-    entry_name, is_container_name, is_sgf_name, lzma_options, nested, unreadable, Sender,
-    MAX_DICTIONARY,
+    entry_name, is_container_name, is_sgf_name, kind_of, lzma_options, nested, nested_in_place,
+    unreadable, Kind, Sender, MAX_DICTIONARY,
 };
 use crate::input::error::{Action, InputError};
 use crate::input::item::{
@@ -142,6 +142,47 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(x)
 }
 
+/// A stored entry's bytes, read and sought where they lie in the archive.
+struct Window<'a, R> {
+    file: &'a mut Tracked<R>,
+    /// Where the entry's bytes start in the archive, and how many there are.
+    start: u64,
+    len: u64,
+    /// Where in the entry the next read starts.
+    at: u64,
+}
+
+impl<R: Read + Seek> Read for Window<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = self.len.saturating_sub(self.at);
+        if left == 0 || buf.is_empty() {
+            return Ok(0);
+        }
+        self.file.go_to(self.start + self.at)?;
+        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        let n = self.file.read(&mut buf[..want])?;
+        self.at += n as u64;
+        Ok(n)
+    }
+}
+
+impl<R: Read + Seek> Seek for Window<'_, R> {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let (base, by) = match to {
+            SeekFrom::Start(n) => (n, 0),
+            SeekFrom::End(by) => (self.len, by),
+            SeekFrom::Current(by) => (self.at, by),
+        };
+        self.at = base.checked_add_signed(by).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a seek before the entry's start",
+            )
+        })?;
+        Ok(self.at)
+    }
+}
+
 /// Reads the game entries of a zip archive.
 pub(super) fn read_zip<R: Read + Seek>(file: R, name: &str, out: &mut Sender) {
     let sent_before = out.sent;
@@ -243,6 +284,21 @@ fn entry<R: Read + Seek>(
             r.size,
             RATIO_FLOOR >> 20
         ))));
+    }
+    if container && r.method == STORED {
+        // A zip or 7z stored in this one is read where it lies (a tar is
+        // read as it is unpacked, below, whatever its method).
+        let kind = kind_of(std::path::Path::new(&r.name)).filter(|k| !matches!(k, Kind::Tar));
+        if let Some(kind) = kind {
+            let start = file.pos;
+            let mut window = Window {
+                file,
+                start,
+                len: r.size,
+                at: 0,
+            };
+            return nested_in_place(out, name, &r.name, kind, &mut window);
+        }
     }
     let mut data = (&mut *file).take(r.compressed);
     let handed_over =
