@@ -1167,6 +1167,7 @@ fn a_zip_or_7z_stored_in_a_zip_is_read_where_it_lies() {
         got[81].1
     );
     assert_eq!(got[82], (format!("{arg}!z.sgf"), String::new()));
+    let _ = fs::remove_dir_all(&d);
 }
 
 // ---- 7z ----------------------------------------------------------------
