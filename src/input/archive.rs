@@ -554,7 +554,10 @@ fn nested(out: &mut Sender, name: &str, inner: &str, r: impl Read, size: u64) ->
 
 /// A zip or 7z archive stored whole inside an archive (`inner`, a zip's
 /// stored entry), read where it lies through `r`, which seeks within the
-/// outer archive: nothing of it is held in memory, whatever its size.
+/// outer archive: nothing of it is held in memory, whatever its size. The
+/// entry's own CRC-32 is not checked (that would read it whole first);
+/// damage inside it is found by the inner archive's checks instead (its
+/// directory, its entries' CRCs).
 fn nested_in_place(
     out: &mut Sender,
     name: &str,
