@@ -1068,6 +1068,7 @@ fn a_tar_inside_an_archive_is_read_as_it_is_unpacked() {
     for outer in [&outer_zip, &outer_tar] {
         let arg = outer.to_str().unwrap();
         let (_, rows) = jsonl(&["--max-file-size", "20K", arg]);
+        let got = files_and_errors(&rows);
         let mut want: Vec<(String, String)> = (0..40)
             .map(|i| (format!("{arg}!inner.tar.gz!g{i:02}.sgf"), String::new()))
             .collect();
@@ -1075,16 +1076,19 @@ fn a_tar_inside_an_archive_is_read_as_it_is_unpacked() {
             format!("{arg}!inner.tar.gz!deep.tar"),
             "skipped: an archive nested two deep is not read".to_string(),
         ));
-        let got: Vec<(String, String)> = rows
-            .iter()
-            .map(|r| {
-                let f = r["file"].as_str().unwrap().to_string();
-                (f, r["error"].as_str().unwrap_or("").to_string())
-            })
-            .collect();
         assert_eq!(got, want, "{arg}");
         assert!(rows[..40].iter().all(|r| r["moves"] == 2), "{arg}");
     }
+}
+
+/// Each row's file and error ("" when it has none).
+fn files_and_errors(rows: &[serde_json::Value]) -> Vec<(String, String)> {
+    rows.iter()
+        .map(|r| {
+            let f = r["file"].as_str().unwrap().to_string();
+            (f, r["error"].as_str().unwrap_or("").to_string())
+        })
+        .collect()
 }
 
 /// Forty games of 3 KB (two moves each) whose comments do not compress
@@ -1139,13 +1143,7 @@ fn a_zip_or_7z_stored_in_a_zip_is_read_where_it_lies() {
     );
     let arg = outer.to_str().unwrap();
     let (_, rows) = jsonl(&["--max-file-size", "20K", arg]);
-    let got: Vec<(String, String)> = rows
-        .iter()
-        .map(|r| {
-            let f = r["file"].as_str().unwrap().to_string();
-            (f, r["error"].as_str().unwrap_or("").to_string())
-        })
-        .collect();
+    let got = files_and_errors(&rows);
     let mut want: Vec<(String, String)> = Vec::new();
     for inner in ["a.zip", "b.7z"] {
         want.extend((0..40).map(|i| (format!("{arg}!{inner}!g{i:02}.sgf"), String::new())));

@@ -275,7 +275,7 @@ pub(crate) const XZ_MEMLIMIT: u64 = 128 << 20;
 /// `--memory` (`zstd -19` writes windows of 8 MiB, `--ultra -22` and
 /// `--long` of 128 MiB), refused beyond, so a frame that declares a 2 GiB
 /// window costs nothing.
-pub(crate) const ZSTD_WINDOW_LOG_MAX: u32 = 27;
+const ZSTD_WINDOW_LOG_MAX: u32 = 27;
 
 impl Compression {
     pub(crate) fn of(head: &[u8]) -> Compression {
@@ -315,16 +315,19 @@ impl Compression {
                 .map_err(|e| e.to_string())?;
                 Decoder::Xz(liblzma::read::XzDecoder::new_stream(r, stream))
             }
-            Compression::Zstd => {
-                let mut decoder = zstd::stream::read::Decoder::new(r).map_err(|e| e.to_string())?;
-                decoder
-                    .window_log_max(ZSTD_WINDOW_LOG_MAX)
-                    .map_err(|e| e.to_string())?;
-                Decoder::Zstd(decoder)
-            }
+            Compression::Zstd => Decoder::Zstd(zstd_decoder(r).map_err(|e| e.to_string())?),
             Compression::None => Decoder::Plain(r),
         })
     }
+}
+
+/// A Zstandard decoder of `r`, its window capped at [`ZSTD_WINDOW_LOG_MAX`].
+pub(crate) fn zstd_decoder<R: io::Read>(
+    r: R,
+) -> io::Result<zstd::stream::read::Decoder<'static, io::BufReader<R>>> {
+    let mut decoder = zstd::stream::read::Decoder::new(r)?;
+    decoder.window_log_max(ZSTD_WINDOW_LOG_MAX)?;
+    Ok(decoder)
 }
 
 /// Zstandard data by their magic number (RFC 8878, 3.1.1), or a skippable

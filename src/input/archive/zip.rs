@@ -27,8 +27,8 @@ use super::{
 };
 use crate::input::error::{Action, InputError};
 use crate::input::item::{
-    inflate_cap, read_capped, Checked, Deflated, Inflated, Source, MAX_RATIO, RATIO_FLOOR,
-    XZ_MEMLIMIT, ZSTD_WINDOW_LOG_MAX,
+    inflate_cap, read_capped, zstd_decoder, Checked, Deflated, Inflated, Source, MAX_RATIO,
+    RATIO_FLOOR, XZ_MEMLIMIT,
 };
 use crate::input::names::escape_name;
 
@@ -378,11 +378,8 @@ fn unpacked<'a>(mut data: impl Read + 'a, r: &Record) -> Result<Box<dyn Read + '
             checked(Box::new(decoded))
         }
         ZSTD | ZSTD_BEFORE => {
-            let mut decoder = zstd::stream::read::Decoder::new(data)
-                .map_err(|e| format!("the zstd decoder refused: {e}"))?;
-            decoder
-                .window_log_max(ZSTD_WINDOW_LOG_MAX)
-                .map_err(|e| format!("the zstd decoder refused: {e}"))?;
+            let decoder =
+                zstd_decoder(data).map_err(|e| format!("the zstd decoder refused: {e}"))?;
             checked(Box::new(decoder))
         }
         method => return Err(format!("compression method {method} is not read")),
