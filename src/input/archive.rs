@@ -525,10 +525,8 @@ fn nested(out: &mut Sender, name: &str, inner: &str, r: impl Read, size: u64) ->
             "a .rar archive inside an archive is not read".into(),
         )));
     };
-    if out.depth > 0 {
-        return Some(Source::Broken(InputError::Skipped(
-            "an archive nested two deep is not read".into(),
-        )));
+    if let Some(row) = too_deep(out) {
+        return Some(row);
     }
     let here = entry_name(name, inner);
     if matches!(kind, Kind::Tar) {
@@ -537,9 +535,7 @@ fn nested(out: &mut Sender, name: &str, inner: &str, r: impl Read, size: u64) ->
         // Read through `dyn Read`: one reader type however deep the
         // archives go (a tar's entry is read through its archive's reader).
         let mut r = r;
-        out.depth += 1;
-        read_tar(&mut r as &mut dyn Read, &here, out);
-        out.depth -= 1;
+        one_level_deeper(out, |out| read_tar(&mut r as &mut dyn Read, &here, out));
         return None;
     }
     let bytes = match out.read(r, size) {
@@ -565,13 +561,28 @@ fn nested_in_place(
     kind: Kind,
     r: &mut dyn Seekable,
 ) -> Option<Source> {
-    if out.depth > 0 {
-        return Some(Source::Broken(InputError::Skipped(
-            "an archive nested two deep is not read".into(),
-        )));
+    if let Some(row) = too_deep(out) {
+        return Some(row);
     }
     nested_archive(out, &entry_name(name, inner), kind, r);
     None
+}
+
+/// The row of an archive found inside an archive that is itself inside
+/// one: archives are read one level deep.
+fn too_deep(out: &Sender) -> Option<Source> {
+    (out.depth > 0).then(|| {
+        Source::Broken(InputError::Skipped(
+            "an archive nested two deep is not read".into(),
+        ))
+    })
+}
+
+/// Runs `read` on an archive inside an archive, its entries one level deeper.
+fn one_level_deeper(out: &mut Sender, read: impl FnOnce(&mut Sender)) {
+    out.depth += 1;
+    read(out);
+    out.depth -= 1;
 }
 
 /// What an archive read by seeking reads from.
@@ -583,13 +594,11 @@ impl<R: Read + io::Seek> Seekable for R {}
 /// reader type however deep the archives go (an entry read in place is read
 /// through its archive's reader).
 fn nested_archive(out: &mut Sender, here: &str, kind: Kind, r: &mut dyn Seekable) {
-    out.depth += 1;
-    match kind {
+    one_level_deeper(out, |out| match kind {
         Kind::Zip => read_zip(r, here, out),
         Kind::Tar => read_tar(r, here, out),
         Kind::SevenZip => sevenz::read_7z(r, here, out),
-    }
-    out.depth -= 1;
+    });
 }
 
 /// A name that announces an archive inside the archive.
