@@ -378,6 +378,8 @@ fn junit_has_a_case_per_game_failing_at_fail_on() {
             .collect();
         assert_eq!(cases.len(), rows.len());
         let mut failed = 0;
+        // Per input, in order: games, failures, errors, skipped, as the rows say.
+        let mut expected_counts: Vec<(&str, [usize; 4])> = Vec::new();
         for (case, row) in cases.iter().zip(&rows) {
             let file = row["file"].as_str().unwrap().strip_prefix(&prefix).unwrap();
             assert_eq!(case.attribute("classname"), Some(file));
@@ -412,6 +414,25 @@ fn junit_has_a_case_per_game_failing_at_fail_on() {
             };
             assert_eq!(kind, expected, "{row}");
             failed += usize::from(kind == Some("failure") || kind == Some("error"));
+            if expected_counts.last().map(|c| c.0) != row["file"].as_str() {
+                expected_counts.push((row["file"].as_str().unwrap(), [0; 4]));
+            }
+            let counts = &mut expected_counts.last_mut().unwrap().1;
+            counts[0] += 1;
+            match expected {
+                Some("failure") => counts[1] += 1,
+                Some("error") => counts[2] += 1,
+                Some("skipped") => counts[3] += 1,
+                _ => {}
+            }
+            // An error's type is the code of the finding that gives its reason.
+            if expected == Some("error") {
+                let reason = findings
+                    .iter()
+                    .find(|f| f["message"] == row["error"])
+                    .unwrap_or_else(|| panic!("no finding gives the reason: {row}"));
+                assert_eq!(outcome.unwrap().attribute("type"), reason["code"].as_str());
+            }
             if let Some(n) = outcome.filter(|_| kind != Some("skipped")) {
                 let text = n.text().unwrap_or("");
                 assert_eq!(text.lines().count(), findings.len(), "{text}");
@@ -428,12 +449,67 @@ fn junit_has_a_case_per_game_failing_at_fail_on() {
         }
         assert!(failed > 0);
         assert_eq!(code, 1, "failed cases, exit status 1");
+        // Each suite counts its cases by outcome (Jenkins' xUnit plugin
+        // requires tests, failures and errors).
+        assert_eq!(suites.len(), expected_counts.len());
+        for (suite, (file, counts)) in suites.iter().zip(&expected_counts) {
+            let got = ["tests", "failures", "errors", "skipped"].map(|a| {
+                suite
+                    .attribute(a)
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(usize::MAX)
+            });
+            assert_eq!(got, *counts, "{file}");
+        }
     }
     // Nothing fails under --fail-on never.
     let (code, xml) = junit(&["corpus/rules", "--fail-on", "never"]);
     let doc = roxmltree::Document::parse(&xml).unwrap();
     assert!(doc.descendants().all(|n| !n.has_tag_name("failure")));
     assert_eq!(code, 0);
+}
+
+/// A collection whose test cases pass the bytes a suite holds is written as
+/// several suites of the same name, each counting its own cases, so the
+/// report's memory does not grow with the collection: every game is a case
+/// once, in order.
+#[test]
+fn a_large_collection_is_several_junit_suites_each_with_its_counts() {
+    let dir = scratch("junit-large");
+    // Each game plays two black moves in a row: an error (R406), a failed case.
+    let games = 6_000;
+    let text: String = (0..games)
+        .map(|_| "(;GM[1]FF[4]SZ[9];B[aa];B[bb])\n")
+        .collect();
+    let path = dir.join("many.sgf");
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap();
+    let (code, xml) = junit(&[path]);
+    assert_eq!(code, 1);
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let suites: Vec<roxmltree::Node> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .collect();
+    assert!(suites.len() > 1, "{} suite(s)", suites.len());
+    let mut next = 0;
+    for suite in &suites {
+        assert_eq!(suite.attribute("name"), Some(path));
+        let cases: Vec<roxmltree::Node> = suite
+            .children()
+            .filter(|n| n.has_tag_name("testcase"))
+            .collect();
+        for case in &cases {
+            assert_eq!(case.attribute("name"), Some(&*format!("game {next}")));
+            assert!(case.children().any(|n| n.has_tag_name("failure")));
+            next += 1;
+        }
+        let n = cases.len().to_string();
+        assert_eq!(suite.attribute("tests"), Some(&*n));
+        assert_eq!(suite.attribute("failures"), Some(&*n));
+        assert_eq!(suite.attribute("errors"), Some("0"));
+    }
+    assert_eq!(next, games);
 }
 
 /// A file name and record text holding XML's markup characters, a closing
