@@ -519,13 +519,6 @@ fn written_by_fox(info: &GameInfo) -> bool {
     })
 }
 
-/// Root findings, to which the nodes' are added.
-fn capped(findings: Vec<Finding>) -> CappedFindings {
-    let mut out = CappedFindings::default();
-    out.extend(findings);
-    out
-}
-
 impl Converter {
     /// Reads the game information of the root node (the root's moves and setup
     /// come with [`Converter::node`], like any other node).
@@ -544,17 +537,7 @@ impl Converter {
             Ok(size) => size,
             Err(why) => {
                 findings.push(Finding::new(why.code(), why.to_string()));
-                return Converter {
-                    record: None,
-                    info,
-                    error: Some(why),
-                    findings: capped(findings),
-                    markup: None,
-                    moves: 0,
-                    setup_properties: 0,
-                    ids: HashSet::new(),
-                    node_moves: Vec::new(),
-                };
+                return Converter::before_nodes(Err(why), info, findings);
             }
         };
         // A komi or handicap beyond the board's points decides nothing a game
@@ -574,18 +557,36 @@ impl Converter {
         };
         let komi = komi
             .and_then(|k| komi_as_read(k, points, handicap, no_komi_game, &info, &mut findings));
+        let record = GameRecord {
+            size,
+            handicap,
+            komi,
+            first_player,
+            machine_written,
+            ..Default::default()
+        };
+        Converter::before_nodes(Ok(record), info, findings)
+    }
+
+    /// A converter whose root gave `record` (or why there is none), before
+    /// any node's moves.
+    fn before_nodes(
+        record: Result<GameRecord, NoRecord>,
+        info: GameInfo,
+        findings: Vec<Finding>,
+    ) -> Converter {
+        let (record, error) = match record {
+            Ok(r) => (Some(r), None),
+            Err(why) => (None, Some(why)),
+        };
+        // The root's findings, to which the nodes' are added.
+        let mut capped = CappedFindings::default();
+        capped.extend(findings);
         Converter {
-            record: Some(GameRecord {
-                size,
-                handicap,
-                komi,
-                first_player,
-                machine_written,
-                ..Default::default()
-            }),
+            record,
             info,
-            error: None,
-            findings: capped(findings),
+            error,
+            findings: capped,
             markup: None,
             moves: 0,
             setup_properties: 0,
