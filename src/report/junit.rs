@@ -12,8 +12,9 @@
 //! in its `<system-out>`. Each suite carries its `tests`, `failures`,
 //! `errors` and `skipped` counts (Jenkins' xUnit plugin requires the first
 //! three), so its cases are held until the input's games end; an input whose
-//! cases pass [`SUITE_BYTES`] is written as several suites of the same name,
-//! each with its own counts, so memory does not grow with a large collection.
+//! cases pass about 1 MiB (`SUITE_BYTES`) is written as several suites of
+//! the same name, each with its own counts, so memory does not grow with a
+//! large collection.
 
 use std::io::{self, Write};
 
@@ -44,7 +45,7 @@ fn line_of(f: &Finding) -> String {
 
 /// The cases a suite holds before it is written: past this many bytes of
 /// XML, the input's next games open another suite of the same name.
-pub const SUITE_BYTES: usize = 1 << 20;
+const SUITE_BYTES: usize = 1 << 20;
 
 pub struct JunitReporter<W: Write> {
     out: W,
