@@ -37,6 +37,51 @@ fn symlink_loops_are_reported_and_the_walk_goes_on() {
     let _ = fs::remove_dir_all(&d);
 }
 
+/// A link to nothing is reported when it could have led to games (a game
+/// file, an archive, a directory perhaps), with its target; a dangling link
+/// named like a file the walk never reads is passed over as that file would
+/// be, and does not fail the audit.
+#[test]
+fn dangling_links_are_reported_when_they_could_lead_to_games() {
+    use std::os::unix::fs::symlink;
+    let d = scratch("dangling");
+    fs::write(d.join("a.sgf"), GAME).unwrap();
+    symlink("../gone/LICENSE.txt", d.join("LICENSE.txt")).unwrap();
+    symlink("notes.md", d.join("README")).unwrap();
+    let (code, rows) = jsonl(&[d.to_str().unwrap()]);
+    assert_eq!(code, 0, "{rows:?}");
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["status"], "ok");
+
+    symlink("gone.sgf", d.join("game.sgf")).unwrap();
+    symlink("old/games.zip", d.join("archive")).unwrap();
+    symlink("/nonexistent/games", d.join("games")).unwrap();
+    let (code, rows) = jsonl(&[d.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let error = |name: &str| {
+        let row = rows
+            .iter()
+            .find(|r| r["file"].as_str().unwrap().ends_with(name))
+            .unwrap_or_else(|| panic!("no row for {name}: {rows:?}"));
+        assert_eq!(row["findings"][0]["code"], "F001");
+        row["error"].as_str().unwrap().to_string()
+    };
+    assert_eq!(
+        error("/game.sgf"),
+        "cannot follow the symbolic link to gone.sgf: it does not exist"
+    );
+    assert_eq!(
+        error("/archive"),
+        "cannot follow the symbolic link to old/games.zip: it does not exist"
+    );
+    assert_eq!(
+        error("/games"),
+        "cannot follow the symbolic link to /nonexistent/games: it does not exist"
+    );
+    assert_eq!(rows.len(), 4);
+    let _ = fs::remove_dir_all(&d);
+}
+
 #[test]
 fn non_utf8_file_names_are_audited_and_named_losslessly() {
     let d = scratch("name");

@@ -40,8 +40,11 @@ pub enum InputError {
     Io(Action, String),
     #[error("symlink loop: this directory contains itself")]
     SymlinkLoop,
-    #[error("broken symbolic link or loop: {0}")]
-    BrokenLink(String),
+    /// A symbolic link that cannot be followed to a file: its target (as the
+    /// link gives it) does not exist, links lead round in a loop, or the
+    /// system refuses the way.
+    #[error("cannot follow the symbolic link to {target}: {why}")]
+    BrokenLink { target: String, why: String },
     #[error("cannot open the archive: {0}")]
     ArchiveOpen(String),
     #[error("cannot read the archive: {0}")]
@@ -109,6 +112,19 @@ impl InputError {
         }
     }
 
+    /// The error of `link`, a symbolic link that could not be followed (`e`).
+    pub fn broken_link(link: &std::path::Path, e: &io::Error) -> InputError {
+        let target = std::fs::read_link(link)
+            .map_or_else(|_| "?".to_string(), |t| super::names::display_path(&t));
+        let why = match e.kind() {
+            io::ErrorKind::NotFound => "it does not exist".to_string(),
+            // A loop of links: the system's words ("too many levels of
+            // symbolic links"), its error number differing between systems.
+            _ => e.to_string(),
+        };
+        InputError::BrokenLink { target, why }
+    }
+
     /// This error as an I/O error, for a reader to return; [`InputError::io`]
     /// gives it back.
     pub fn into_io(self) -> io::Error {
@@ -128,7 +144,7 @@ impl InputError {
             InputError::PermissionDenied(_) => "permission-denied",
             InputError::IsADirectory(_) => "is-a-directory",
             InputError::Io(..) => "io",
-            InputError::SymlinkLoop | InputError::BrokenLink(_) => "broken-link",
+            InputError::SymlinkLoop | InputError::BrokenLink { .. } => "broken-link",
             InputError::ArchiveOpen(_)
             | InputError::ArchiveRead(_)
             | InputError::NotZip(_)

@@ -62,6 +62,23 @@ fn is_sgf(p: &Path) -> bool {
     })
 }
 
+/// Whether a symbolic link met in a directory, which leads to no file (its
+/// target is missing, or links loop), could have led to games: its name or
+/// its target's is one the walk reads (a game file, a compressed one, an
+/// archive) or reports (`.rar`), or the target's has no extension (a
+/// directory, perhaps). Such a link is reported; any other (a dangling
+/// `LICENSE.txt`) is passed over, as a file of that name would be.
+fn link_may_lead_to_games(link: &Path) -> bool {
+    let named = |p: &Path| read_by_name(p) || unread_format(p).is_some();
+    named(link) || fs::read_link(link).map_or(true, |t| named(&t) || t.extension().is_none())
+}
+
+/// Whether the walk reads a file of this name inside a directory: a game
+/// file, a compressed one or an archive.
+fn read_by_name(p: &Path) -> bool {
+    is_sgf(p) || is_compressed_sgf(p) || archive::kind_of(p).is_some()
+}
+
 /// Identity of a directory, to detect symlink loops.
 fn dir_id(p: &Path) -> Option<(u64, u64)> {
     #[cfg(unix)]
@@ -522,7 +539,7 @@ impl Walk {
             }
             Err(e) => {
                 let why = if fs::symlink_metadata(&path).is_ok() {
-                    InputError::BrokenLink(e.to_string())
+                    InputError::broken_link(&path, &e)
                 } else {
                     InputError::io(&e, Action::Open)
                 };
@@ -609,10 +626,7 @@ impl Walk {
                 let meta = fs::metadata(&path);
                 let is_dir = meta.as_ref().is_ok_and(|m| m.is_dir());
                 if self.leaves_out(&path, is_dir) {
-                    let readable = is_sgf(&path)
-                        || is_compressed_sgf(&path)
-                        || archive::kind_of(&path).is_some();
-                    if !is_dir && readable {
+                    if !is_dir && read_by_name(&path) {
                         self.skipped.fetch_add(1, Ordering::Relaxed);
                     }
                     continue;
@@ -665,6 +679,14 @@ impl Walk {
                             });
                         }
                     }
+                    Err(e) if fs::symlink_metadata(&path).is_ok_and(|m| m.is_symlink()) => {
+                        if link_may_lead_to_games(&path) {
+                            return Some(Item {
+                                name: display(&path),
+                                source: Source::Broken(InputError::broken_link(&path, &e)),
+                            });
+                        }
+                    }
                     Err(e) if is_sgf(&path) => {
                         return Some(Item {
                             name: display(&path),
@@ -672,15 +694,6 @@ impl Walk {
                         })
                     }
                     Err(e) => {
-                        // A dangling link or loop in a directory: report it only
-                        // when it could have been a game file or a directory.
-                        if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-                            let why = InputError::BrokenLink(e.to_string());
-                            return Some(Item {
-                                name: display(&path),
-                                source: Source::Broken(why),
-                            });
-                        }
                         // Gone since the listing: nothing to read. Otherwise (a
                         // path longer than the system takes, a directory that
                         // may be listed but not searched) what it holds, if it
