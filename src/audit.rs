@@ -63,7 +63,7 @@ impl GameError {
         match self {
             GameError::Unreadable(e) => e.kind(),
             GameError::NoGame(NoGame::Empty) => "empty-file",
-            GameError::NoGame(NoGame::NotSgf) => "not-sgf",
+            GameError::NoGame(NoGame::NotSgf | NoGame::Packed(_)) => "not-sgf",
             GameError::NoRecord(NoRecord::Rectangular(..)) => "rectangular-board",
             GameError::NoRecord(NoRecord::SizeOutOfRange(_) | NoRecord::SizeNotANumber(_)) => {
                 "bad-size"
@@ -263,7 +263,9 @@ impl PreparedFile {
             inject_fault: fault_injected(&path),
             file: FileInfo {
                 path,
-                encoding: Some(collection.decoded.encoding_name()),
+                // Compressed bytes were never decoded as text.
+                encoding: (collection.packed().is_none())
+                    .then(|| collection.decoded.encoding_name()),
             },
             collection,
             file_findings,

@@ -605,6 +605,73 @@ fn compressed_game_files_are_read_through_their_decompressor() {
     assert!(error(5).contains("--max-file-size"), "{}", error(5));
 }
 
+/// Compressed data or an archive under a plain game name is not SGF text
+/// (each format begins with bytes no text holds): one F003 row naming the
+/// format, where reading it as text found either nothing or, in stored
+/// bytes, a game between binary headers. The name the row advises reads it.
+#[test]
+fn compressed_bytes_under_a_game_name_are_named_for_what_they_are() {
+    let d = scratch("packed-sgf");
+    let game = fs::read(root().join("corpus/rules/ko-immediate.sgf")).unwrap();
+    let mut stored = zip::ZipWriter::new_stream(Vec::new());
+    let opts =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    stored.start_file("g.sgf", opts).unwrap();
+    stored.write_all(&game).unwrap();
+    let stored = stored.finish().unwrap().into_inner();
+    // Stored bytes hold the game's text as it is.
+    assert!(stored.windows(game.len()).any(|w| w == game.as_slice()));
+    let files = [
+        ("1.sgf", gzip(&game), "gzip-compressed data", ".sgf.gz"),
+        ("2.sgf", bz2(&game), "bzip2-compressed data", ".sgf.bz2"),
+        ("3.sgf", xz(&game), "xz-compressed data", ".sgf.xz"),
+        (
+            "4.sgf",
+            zstd(&game),
+            "Zstandard-compressed data",
+            ".sgf.zst",
+        ),
+        ("5.sgf", stored, "a zip archive", ".zip"),
+    ];
+    for (name, bytes, _, _) in &files {
+        fs::write(d.join(name), bytes).unwrap();
+    }
+    fs::write(d.join("plain.sgf"), &game).unwrap();
+    let (_, rows) = jsonl(&[d.to_str().unwrap()]);
+    assert_eq!(rows.len(), files.len() + 1, "{rows:?}");
+    for (row, (name, _, what, read_as)) in rows.iter().zip(&files) {
+        assert!(row["file"].as_str().unwrap().ends_with(name));
+        assert_eq!(row["status"], "error");
+        assert_eq!(row["encoding"], serde_json::Value::Null);
+        let findings = row["findings"].as_array().unwrap();
+        assert_eq!(findings.len(), 1, "{name}: {findings:?}");
+        assert_eq!(findings[0]["code"], "F003");
+        let error = row["error"].as_str().unwrap();
+        assert!(
+            error.contains(&format!(
+                "the file is {what}, not SGF text (named {read_as} "
+            )),
+            "{name}: {error}"
+        );
+    }
+    // Under the name the row gives, the same bytes are the game.
+    for (name, bytes, _, read_as) in &files {
+        let stem = name.trim_end_matches(".sgf");
+        fs::write(d.join(format!("{stem}{read_as}")), bytes).unwrap();
+        fs::remove_file(d.join(name)).unwrap();
+    }
+    let (_, rows) = jsonl(&[d.to_str().unwrap()]);
+    assert_eq!(rows.len(), files.len() + 1);
+    let plain = rows
+        .iter()
+        .find(|r| r["file"].as_str().unwrap().ends_with("/plain.sgf"))
+        .unwrap();
+    for r in &rows {
+        assert_eq!(without_name(r.clone(), ""), without_name(plain.clone(), ""));
+    }
+    let _ = fs::remove_dir_all(&d);
+}
+
 /// Compressed game files inside a zip, a tar.gz and a 7z are the games they
 /// hold, read as such files are on disk: each archive gives, in its own
 /// order, the rows the same files give in a directory (names aside), so the

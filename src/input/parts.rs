@@ -58,9 +58,14 @@ pub fn sizes() -> (u64, u64) {
 /// Whether a file of `len` bytes whose first bytes are `head` is read in
 /// parts: UTF-8 by its start, and not labelled with another encoding (a
 /// label decides how the whole file is decoded; a part after the first is
-/// taken as UTF-8 when it is valid UTF-8).
+/// taken as UTF-8 when it is valid UTF-8). Compressed data or an archive
+/// (`sgf::Packed`) is read whole, to be reported as such.
 pub fn splits(len: u64, head: &[u8], split_above: u64) -> bool {
-    if len <= split_above || !head.contains(&b'(') || !crate::sgf::decode::label_allows_utf8(head) {
+    if len <= split_above
+        || !head.contains(&b'(')
+        || !crate::sgf::decode::label_allows_utf8(head)
+        || crate::sgf::Packed::sniff(head).is_some()
+    {
         return false;
     }
     // A UTF-8 prefix: valid up to a character cut at the end of the sample.

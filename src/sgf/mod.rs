@@ -27,6 +27,72 @@ pub enum NoGame {
     Empty,
     #[error("no SGF game tree `(;` found")]
     NotSgf,
+    /// Compressed data or an archive, told by its first bytes, under a
+    /// name that is read as SGF text.
+    #[error("no SGF game tree `(;` found: the file is {}, not SGF text ({})", .0.what(), .0.read_as())]
+    Packed(Packed),
+}
+
+/// Compressed data or an archive, told by its first bytes (the magic number
+/// each format begins with).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Packed {
+    Gzip,
+    Bzip2,
+    Xz,
+    Zstd,
+    Zip,
+    SevenZip,
+}
+
+impl Packed {
+    /// The format `bytes` begin with, if they begin with one of these. Each
+    /// magic number holds a control character or a byte invalid in UTF-8,
+    /// except bzip2's, taken whole: `BZh`, the level digit and the magic of
+    /// a first block (`1AY&SY`) or of an empty stream's end. No SGF text
+    /// begins with these ten bytes.
+    pub fn sniff(bytes: &[u8]) -> Option<Packed> {
+        if let [b'B', b'Z', b'h', b'1'..=b'9', rest @ ..] = bytes {
+            const BLOCK: [u8; 6] = [0x31, 0x41, 0x59, 0x26, 0x53, 0x59];
+            const END: [u8; 6] = [0x17, 0x72, 0x45, 0x38, 0x50, 0x90];
+            return (rest.starts_with(&BLOCK) || rest.starts_with(&END)).then_some(Packed::Bzip2);
+        }
+        const MAGIC: [(&[u8], Packed); 6] = [
+            (&[0x1f, 0x8b], Packed::Gzip),
+            (&[0xfd, b'7', b'z', b'X', b'Z', 0], Packed::Xz),
+            (&[0x28, 0xb5, 0x2f, 0xfd], Packed::Zstd),
+            (b"PK\x03\x04", Packed::Zip),
+            (b"PK\x05\x06", Packed::Zip),
+            (&[b'7', b'z', 0xbc, 0xaf, 0x27, 0x1c], Packed::SevenZip),
+        ];
+        MAGIC
+            .iter()
+            .find(|(magic, _)| bytes.starts_with(magic))
+            .map(|&(_, packed)| packed)
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Packed::Gzip => "gzip-compressed data",
+            Packed::Bzip2 => "bzip2-compressed data",
+            Packed::Xz => "xz-compressed data",
+            Packed::Zstd => "Zstandard-compressed data",
+            Packed::Zip => "a zip archive",
+            Packed::SevenZip => "a 7z archive",
+        }
+    }
+
+    /// Under which name sgfaudit reads it.
+    fn read_as(self) -> &'static str {
+        match self {
+            Packed::Gzip => "named .sgf.gz it is decompressed and read",
+            Packed::Bzip2 => "named .sgf.bz2 it is decompressed and read",
+            Packed::Xz => "named .sgf.xz it is decompressed and read",
+            Packed::Zstd => "named .sgf.zst it is decompressed and read",
+            Packed::Zip => "named .zip its game entries are read",
+            Packed::SevenZip => "named .7z its game entries are read",
+        }
+    }
 }
 
 impl NoGame {
@@ -34,7 +100,7 @@ impl NoGame {
     pub fn code(self) -> Code {
         match self {
             NoGame::Empty => Code::EmptyFile,
-            NoGame::NotSgf => Code::NotSgf,
+            NoGame::NotSgf | NoGame::Packed(_) => Code::NotSgf,
         }
     }
 }
@@ -43,6 +109,8 @@ impl NoGame {
 /// so its games can be parsed on any thread.
 pub struct Collection {
     pub decoded: Decoded,
+    /// The bytes were compressed data or an archive (by their first bytes).
+    packed: Option<Packed>,
     pub scan: Scan,
     /// Every problem offset located, and a checkpoint every [`CHECKPOINT`]
     /// bytes, sorted by offset (one sweep over the text): any other place
@@ -92,7 +160,14 @@ impl ParsedGame {
 
 /// Decodes and scans a file's bytes.
 pub fn read(bytes: Vec<u8>) -> Collection {
-    collection(decode::decode(bytes))
+    match Packed::sniff(&bytes) {
+        // Not text: nothing of it is decoded or scanned.
+        Some(packed) => Collection {
+            packed: Some(packed),
+            ..collection(decode::decode(Vec::new()))
+        },
+        None => collection(decode::decode(bytes)),
+    }
 }
 
 /// [`read`] for a part after the first of a file read in parts
@@ -112,6 +187,7 @@ fn collection(decoded: decode::Decoded) -> Collection {
     });
     Collection {
         decoded,
+        packed: None,
         scan,
         locations,
     }
@@ -299,6 +375,11 @@ impl Collection {
         }
     }
 
+    /// Compressed data or an archive, not text (by the file's first bytes).
+    pub fn packed(&self) -> Option<Packed> {
+        self.packed
+    }
+
     /// Number of game trees found.
     pub fn game_count(&self) -> usize {
         self.scan.tree_count()
@@ -306,6 +387,9 @@ impl Collection {
 
     /// Why the file holds no game, when it holds none.
     pub fn no_game_reason(&self) -> Option<NoGame> {
+        if let Some(packed) = self.packed {
+            return Some(NoGame::Packed(packed));
+        }
         if self.scan.tree_count() > 0 {
             return None;
         }
@@ -890,9 +974,28 @@ fn count_nodes(tree: &GameTree) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::{
-        count_values, cut_point, expanded_points, shorten_long_values, Cut, CutOf, CUT_VALUE,
-        LONG_VALUE,
+        count_values, cut_point, expanded_points, read, shorten_long_values, Cut, CutOf, NoGame,
+        Packed, CUT_VALUE, LONG_VALUE,
     };
+
+    /// Text that begins like bzip2's magic but holds no block magic after it
+    /// is text: its game is read.
+    #[test]
+    fn text_that_begins_with_bzh_is_still_text() {
+        for text in ["BZh9 (;GM[1]SZ[9];B[ee])", "BZh91AY&S (;GM[1]SZ[9];B[ee])"] {
+            assert_eq!(Packed::sniff(text.as_bytes()), None, "{text}");
+            let c = read(text.as_bytes().to_vec());
+            assert_eq!(c.no_game_reason(), None, "{text}");
+            assert_eq!(c.game_count(), 1);
+        }
+        // With the first block's magic after the level digit, it is bzip2.
+        let bytes = b"BZh91AY&SY\x00\x01".to_vec();
+        assert_eq!(Packed::sniff(&bytes), Some(Packed::Bzip2));
+        assert_eq!(
+            read(bytes).no_game_reason(),
+            Some(NoGame::Packed(Packed::Bzip2))
+        );
+    }
 
     /// The markup the count reads: markup a move in a later node follows
     /// does not count; markup in the last move's node does, before or after
