@@ -79,6 +79,18 @@ fn dangling_links_are_reported_when_they_could_lead_to_games() {
         "cannot follow the symbolic link to /nonexistent/games: it does not exist"
     );
     assert_eq!(rows.len(), 4);
+    // `explain` names the link's target too.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .arg("explain")
+        .arg(d.join("game.sgf"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("game.sgf: cannot follow the symbolic link to gone.sgf: it does not exist"),
+        "{err}"
+    );
     let _ = fs::remove_dir_all(&d);
 }
 

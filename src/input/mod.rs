@@ -72,6 +72,12 @@ pub fn named(given: &std::ffi::OsStr, max_size: u64) -> Item {
                     source: Source::Broken(InputError::NoSuchEntry),
                 });
         }
+        if let (Err(e), Ok(_)) = (path.metadata(), path.symlink_metadata()) {
+            return Item {
+                source: Source::Broken(InputError::broken_link(&path, &e)),
+                name,
+            };
+        }
     }
     let source = if walk::is_compressed_sgf(&path) {
         Source::Compressed(path)
