@@ -22,6 +22,7 @@ const EXPECT: &[(&str, bool, &[&str])] = &[
     ("utf16-bom.sgf", true, &[]),
     ("wrong-ca.sgf", true, &["E103"]),
     ("gm2.sgf", false, &["P302"]),
+    ("gzip-named-sgf.sgf", false, &["F003"]),
     ("identifier-without-value.sgf", true, &["S208"]),
     ("invalid-utf8.sgf", true, &["E103"]),
     ("leading-text.sgf", true, &["S201"]),
