@@ -63,7 +63,7 @@ impl GameError {
         match self {
             GameError::Unreadable(e) => e.kind(),
             GameError::NoGame(NoGame::Empty) => "empty-file",
-            GameError::NoGame(NoGame::NotSgf | NoGame::Packed(_)) => "not-sgf",
+            GameError::NoGame(NoGame::NotSgf | NoGame::Html | NoGame::Packed(_)) => "not-sgf",
             GameError::NoRecord(NoRecord::Rectangular(..)) => "rectangular-board",
             GameError::NoRecord(NoRecord::SizeOutOfRange(_) | NoRecord::SizeNotANumber(_)) => {
                 "bad-size"

@@ -27,10 +27,24 @@ pub enum NoGame {
     Empty,
     #[error("no SGF game tree `(;` found")]
     NotSgf,
+    /// A web page: what a server sends instead of a record it will not
+    /// give (a login page, an error page).
+    #[error("no SGF game tree `(;` found: the file is an HTML page, not SGF text")]
+    Html,
     /// Compressed data or an archive, told by its first bytes, under a
     /// name that is read as SGF text.
     #[error("no SGF game tree `(;` found: the file is {}, not SGF text ({})", .0.what(), .0.read_as())]
     Packed(Packed),
+}
+
+/// Whether `text` begins as an HTML document does (`<!DOCTYPE html` or
+/// `<html`, in any letter case).
+fn is_html(text: &str) -> bool {
+    ["<!doctype html", "<html"].iter().any(|start| {
+        text.as_bytes()
+            .get(..start.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(start.as_bytes()))
+    })
 }
 
 /// Compressed data or an archive, told by its first bytes (the magic number
@@ -100,7 +114,7 @@ impl NoGame {
     pub fn code(self) -> Code {
         match self {
             NoGame::Empty => Code::EmptyFile,
-            NoGame::NotSgf | NoGame::Packed(_) => Code::NotSgf,
+            NoGame::NotSgf | NoGame::Html | NoGame::Packed(_) => Code::NotSgf,
         }
     }
 }
@@ -393,8 +407,11 @@ impl Collection {
         if self.scan.tree_count() > 0 {
             return None;
         }
-        if self.decoded.text.trim().is_empty() {
+        let text = self.decoded.text.trim_start();
+        if text.is_empty() {
             Some(NoGame::Empty)
+        } else if is_html(text) {
+            Some(NoGame::Html)
         } else {
             Some(NoGame::NotSgf)
         }
@@ -977,6 +994,30 @@ mod tests {
         count_values, cut_point, expanded_points, read, shorten_long_values, Cut, CutOf, NoGame,
         Packed, CUT_VALUE, LONG_VALUE,
     };
+
+    /// A web page saved under a game's name is named as one; a page that
+    /// holds a game tree is read.
+    #[test]
+    fn an_html_page_is_named_unless_it_holds_a_game() {
+        for text in [
+            "\u{feff}\n  <!DOCTYPE html>\n<p>Log in",
+            "<HTML><body>404</body></HTML>",
+        ] {
+            assert_eq!(
+                read(text.as_bytes().to_vec()).no_game_reason(),
+                Some(NoGame::Html)
+            );
+        }
+        let page = read(b"<html>(;GM[1]SZ[9];B[ee])</html>".to_vec());
+        assert_eq!(page.no_game_reason(), None);
+        assert_eq!(page.game_count(), 1);
+        for text in ["<htm", "x<html>", "<p>html</p>"] {
+            assert_eq!(
+                read(text.as_bytes().to_vec()).no_game_reason(),
+                Some(NoGame::NotSgf)
+            );
+        }
+    }
 
     /// Text that begins like bzip2's magic but holds no block magic after it
     /// is text: its game is read.
