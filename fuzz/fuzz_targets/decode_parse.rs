@@ -10,6 +10,7 @@ use sgfaudit::sgf::Place;
 fuzz_target!(|data: &[u8]| {
     let c = sgfaudit::sgf::read(data.to_vec());
     let _ = c.file_findings();
+    let _ = c.no_game_reason();
     for i in 0..c.game_count() {
         let moves = c.parse_game(i).and_then(|g| g.record).map_or(0, |r| {
             r.events
