@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::bzip2_blocks::BlockDecoder;
 use super::error::{keeps_bytes_before, Action, InputError};
+use crate::sgf::Packed;
 
 /// The largest file or archive entry read by default (`--max-file-size`).
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 256 << 20;
@@ -278,17 +279,18 @@ pub(crate) const XZ_MEMLIMIT: u64 = 128 << 20;
 const ZSTD_WINDOW_LOG_MAX: u32 = 27;
 
 impl Compression {
+    /// The compression `head` begins with ([`Packed::sniff`]'s
+    /// magic numbers).
     pub(crate) fn of(head: &[u8]) -> Compression {
-        if head.starts_with(&[0x1f, 0x8b]) {
-            Compression::Gzip
-        } else if head.starts_with(b"BZh") {
-            Compression::Bzip2
-        } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0x00]) {
-            Compression::Xz
-        } else if is_zstd(head) {
-            Compression::Zstd
-        } else {
-            Compression::None
+        match Packed::sniff(head) {
+            Some(Packed::Gzip) => Compression::Gzip,
+            Some(Packed::Bzip2) => Compression::Bzip2,
+            Some(Packed::Xz) => Compression::Xz,
+            Some(Packed::Zstd) => Compression::Zstd,
+            // A damaged bzip2 stream still begins "BZh": its decoder says
+            // what is wrong with it.
+            _ if head.starts_with(b"BZh") => Compression::Bzip2,
+            _ => Compression::None,
         }
     }
 
@@ -328,16 +330,6 @@ pub(crate) fn zstd_decoder<R: io::Read>(
     let mut decoder = zstd::stream::read::Decoder::new(r)?;
     decoder.window_log_max(ZSTD_WINDOW_LOG_MAX)?;
     Ok(decoder)
-}
-
-/// Zstandard data by their magic number (RFC 8878, 3.1.1), or a skippable
-/// frame's (3.1.2: 0x184D2A50 to 0x184D2A5F), which `pzstd` writes first.
-fn is_zstd(head: &[u8]) -> bool {
-    match head {
-        [0x28, 0xb5, 0x2f, 0xfd, ..] => true,
-        [first, 0x2a, 0x4d, 0x18, ..] => first & 0xf0 == 0x50,
-        _ => false,
-    }
 }
 
 /// A stream read through its decompressor ([`Compression::reader`]): `Send`

@@ -37,6 +37,13 @@ impl Packed {
             const END: [u8; 6] = [0x17, 0x72, 0x45, 0x38, 0x50, 0x90];
             return (rest.starts_with(&BLOCK) || rest.starts_with(&END)).then_some(Packed::Bzip2);
         }
+        // A Zstandard skippable frame (RFC 8878, 3.1.2; `pzstd` writes one
+        // first): its magic is 0x184D2A50 to 0x184D2A5F, little-endian.
+        if let [first, 0x2a, 0x4d, 0x18, ..] = bytes {
+            if first & 0xf0 == 0x50 {
+                return Some(Packed::Zstd);
+            }
+        }
         const MAGIC: [(&[u8], Packed); 6] = [
             (&[0x1f, 0x8b], Packed::Gzip),
             (&[0xfd, b'7', b'z', b'X', b'Z', 0], Packed::Xz),
