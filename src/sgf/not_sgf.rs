@@ -58,6 +58,7 @@ impl Packed {
             .map(|&(_, packed)| packed)
     }
 
+    /// What it is, as its row says.
     pub(super) fn what(self) -> &'static str {
         match self {
             Packed::Gzip => "gzip-compressed data",
