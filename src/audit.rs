@@ -63,7 +63,7 @@ impl GameError {
         match self {
             GameError::Unreadable(e) => e.kind(),
             GameError::NoGame(NoGame::Empty) => "empty-file",
-            GameError::NoGame(NoGame::NotSgf | NoGame::Html | NoGame::Packed(_)) => "not-sgf",
+            GameError::NoGame(NoGame::NotSgf | NoGame::Html | NoGame::Binary(_)) => "not-sgf",
             GameError::NoRecord(NoRecord::Rectangular(..)) => "rectangular-board",
             GameError::NoRecord(NoRecord::SizeOutOfRange(_) | NoRecord::SizeNotANumber(_)) => {
                 "bad-size"
@@ -264,7 +264,7 @@ impl PreparedFile {
             file: FileInfo {
                 path,
                 // Compressed bytes were never decoded as text.
-                encoding: (collection.packed().is_none())
+                encoding: (collection.binary().is_none())
                     .then(|| collection.decoded.encoding_name()),
             },
             collection,

@@ -672,6 +672,66 @@ fn compressed_bytes_under_a_game_name_are_named_for_what_they_are() {
     let _ = fs::remove_dir_all(&d);
 }
 
+/// The AppleDouble files macOS adds to the archives it makes (`._a.sgf`
+/// beside each file, under `__MACOSX/` in a zip) hold metadata, never a
+/// game: the archives give the rows of their games alone, as the directory
+/// they were made from does (where `._a.sgf` is hidden). Read with
+/// `--hidden`, such a file is an F003 row that says what it is.
+#[test]
+fn macos_metadata_in_archives_is_not_taken_for_games() {
+    let d = scratch("macos-metadata");
+    let game = fs::read(root().join("corpus/rules/ko-immediate.sgf")).unwrap();
+    // An AppleDouble header (RFC 1740): magic, version 2, filler, no entry.
+    let mut apple_double = vec![0x00, 0x05, 0x16, 0x07, 0x00, 0x02, 0x00, 0x00];
+    apple_double.extend_from_slice(b"Mac OS X        ");
+    apple_double.extend_from_slice(&[0, 0]);
+    let dir = d.join("games");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("a.sgf"), &game).unwrap();
+    fs::write(dir.join("._a.sgf"), &apple_double).unwrap();
+
+    let entries = vec![
+        ("games/a.sgf".to_string(), game.clone()),
+        ("__MACOSX/games/._a.sgf".to_string(), apple_double.clone()),
+    ];
+    write_zip(
+        &d.join("mac.zip"),
+        &entries,
+        zip::CompressionMethod::Deflated,
+    );
+    let tar_entries = vec![
+        ("./games/._a.sgf".to_string(), apple_double.clone()),
+        ("./games/a.sgf".to_string(), game.clone()),
+    ];
+    fs::write(d.join("mac.tar.gz"), tar_gz(&tar_entries)).unwrap();
+
+    let (_, plain) = jsonl(&[dir.join("a.sgf").to_str().unwrap()]);
+    assert_eq!(plain.len(), 1);
+    for archive in ["mac.zip", "mac.tar.gz"] {
+        let (_, rows) = jsonl(&[d.join(archive).to_str().unwrap()]);
+        assert_eq!(rows.len(), 1, "{archive}: {rows:?}");
+        assert!(rows[0]["file"].as_str().unwrap().ends_with("games/a.sgf"));
+        assert_eq!(
+            without_name(rows[0].clone(), ""),
+            without_name(plain[0].clone(), "")
+        );
+    }
+    let (_, rows) = jsonl(&[dir.to_str().unwrap()]);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+
+    let (_, rows) = jsonl(&["--hidden", dir.to_str().unwrap()]);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let meta = &rows[0];
+    assert!(meta["file"].as_str().unwrap().ends_with("/._a.sgf"));
+    assert_eq!(meta["findings"][0]["code"], "F003");
+    assert_eq!(
+        meta["error"],
+        "no SGF game tree `(;` found: the file is macOS metadata of another file (AppleDouble), \
+         not SGF text (the file it describes has its name without the `._`)"
+    );
+    let _ = fs::remove_dir_all(&d);
+}
+
 /// Compressed game files inside a zip, a tar.gz and a 7z are the games they
 /// hold, read as such files are on disk: each archive gives, in its own
 /// order, the rows the same files give in a directory (names aside), so the

@@ -46,7 +46,7 @@ codes! {
     // F: files
     UnreadableFile = "F001", "unreadable-file", Error, "The file could not be read (I/O error, permission, vanished, a symlink loop or a link to nothing, not a regular file, larger than --max-file-size, a damaged archive or entry, an archive bomb); the reason is given.";
     EmptyFile = "F002", "empty-file", Error, "The file is empty or holds only white space.";
-    NotSgf = "F003", "not-sgf", Error, "No SGF game tree `(;` was found in the file (an HTML page, compressed data or an archive under a game file's name is named as such: not SGF text).";
+    NotSgf = "F003", "not-sgf", Error, "No SGF game tree `(;` was found in the file (an HTML page, compressed data, an archive or macOS metadata under a game file's name is named as such: not SGF text).";
     SkippedInput = "F004", "skipped-input", Warning, "A file or archive entry that looks like a game database was not read: a format not supported (.rar), a link inside an archive, or an archive nested two deep. The reason is given.";
     // E: encodings
     CharsetAssumed = "E101", "charset-assumed", Info, "The text encoding was not declared (no CA) and not plain UTF-8/ASCII; the encoding used is named.";

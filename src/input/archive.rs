@@ -18,7 +18,7 @@
 //! `*.sgf.xz`, `*.sgf.zst`, ...), decompressed on the reader thread as they are read,
 //! under the caps of such a file on disk (one that inflates past a
 //! collection read whole is piped too); the rest are skipped, as in a
-//! directory walk.
+//! directory walk, and so is the metadata macOS adds (`._*`, `__MACOSX/`).
 //! A damaged archive or entry becomes an input that reports what is wrong
 //! and where, never a silent gap.
 
@@ -169,8 +169,22 @@ pub fn entry_name(archive: &str, entry: &str) -> String {
     format!("{archive}!{entry}")
 }
 
+/// The metadata macOS writes beside each file of an archive it makes (an
+/// AppleDouble file, `._game.sgf`, and under `__MACOSX/` in a zip): never
+/// a game, whatever its name ends with. Such a name is hidden to the walk
+/// too, which leaves it out of a directory.
+fn is_macos_metadata(entry: &str) -> bool {
+    entry
+        .split('/')
+        .enumerate()
+        .any(|(i, part)| (i == 0 && part == "__MACOSX") || part.starts_with("._"))
+}
+
 /// A game file by the extensions the walk reads (`*.sgf`, KataGo's `*.sgfs`).
 fn is_sgf_name(entry: &str) -> bool {
+    if is_macos_metadata(entry) {
+        return false;
+    }
     let lower = entry.to_ascii_lowercase();
     super::GAME_EXTENSIONS.iter().any(|ext| {
         lower
@@ -204,7 +218,7 @@ fn lzma_options(dict: u64, lclppb: Option<u8>) -> Option<liblzma::stream::LzmaOp
 
 /// A game file compressed on its own (`.sgf.gz`, `.sgfs.bz2`, ...).
 fn is_compressed_game_name(entry: &str) -> bool {
-    super::is_compressed_game_file(Path::new(entry))
+    !is_macos_metadata(entry) && super::is_compressed_game_file(Path::new(entry))
 }
 
 /// An entry that holds games: a game file, plain or compressed.
@@ -603,6 +617,9 @@ fn nested_archive(out: &mut Sender, here: &str, kind: Kind, r: &mut dyn Seekable
 
 /// A name that announces an archive inside the archive.
 fn is_archive_name(entry: &str) -> bool {
+    if is_macos_metadata(entry) {
+        return false;
+    }
     let lower = entry.to_ascii_lowercase();
     [".zip", ".7z", ".rar"]
         .iter()

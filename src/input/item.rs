@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::bzip2_blocks::BlockDecoder;
 use super::error::{keeps_bytes_before, Action, InputError};
-use crate::sgf::Packed;
+use crate::sgf::Binary;
 
 /// The largest file or archive entry read by default (`--max-file-size`).
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 256 << 20;
@@ -279,14 +279,14 @@ pub(crate) const XZ_MEMLIMIT: u64 = 128 << 20;
 const ZSTD_WINDOW_LOG_MAX: u32 = 27;
 
 impl Compression {
-    /// The compression `head` begins with ([`Packed::sniff`]'s
+    /// The compression `head` begins with ([`Binary::sniff`]'s
     /// magic numbers).
     pub(crate) fn of(head: &[u8]) -> Compression {
-        match Packed::sniff(head) {
-            Some(Packed::Gzip) => Compression::Gzip,
-            Some(Packed::Bzip2) => Compression::Bzip2,
-            Some(Packed::Xz) => Compression::Xz,
-            Some(Packed::Zstd) => Compression::Zstd,
+        match Binary::sniff(head) {
+            Some(Binary::Gzip) => Compression::Gzip,
+            Some(Binary::Bzip2) => Compression::Bzip2,
+            Some(Binary::Xz) => Compression::Xz,
+            Some(Binary::Zstd) => Compression::Zstd,
             // A damaged bzip2 stream still begins "BZh": its decoder says
             // what is wrong with it.
             _ if head.starts_with(b"BZh") => Compression::Bzip2,

@@ -59,12 +59,12 @@ pub fn sizes() -> (u64, u64) {
 /// parts: UTF-8 by its start, and not labelled with another encoding (a
 /// label decides how the whole file is decoded; a part after the first is
 /// taken as UTF-8 when it is valid UTF-8). Compressed data or an archive
-/// (`sgf::Packed`) is read whole, to be reported as such.
+/// (`sgf::Binary`) is read whole, to be reported as such.
 pub fn splits(len: u64, head: &[u8], split_above: u64) -> bool {
     if len <= split_above
         || !head.contains(&b'(')
         || !crate::sgf::decode::label_allows_utf8(head)
-        || crate::sgf::Packed::sniff(head).is_some()
+        || crate::sgf::Binary::sniff(head).is_some()
     {
         return false;
     }

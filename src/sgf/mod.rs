@@ -19,7 +19,7 @@ use crate::core::game::{GameInfo, GameRecord};
 
 pub use convert::NoRecord;
 pub use decode::Decoded;
-pub use not_sgf::Packed;
+pub use not_sgf::Binary;
 pub use scan::Scan;
 
 /// Why a file holds no game tree.
@@ -33,10 +33,10 @@ pub enum NoGame {
     /// give (a login page, an error page).
     #[error("no SGF game tree `(;` found: the file is an HTML page, not SGF text")]
     Html,
-    /// Compressed data or an archive, told by its first bytes, under a
-    /// name that is read as SGF text.
+    /// A binary format (compressed data, an archive, macOS metadata), told
+    /// by its first bytes, under a name that is read as SGF text.
     #[error("no SGF game tree `(;` found: the file is {}, not SGF text ({})", .0.what(), .0.read_as())]
-    Packed(Packed),
+    Binary(Binary),
 }
 
 impl NoGame {
@@ -44,7 +44,7 @@ impl NoGame {
     pub fn code(self) -> Code {
         match self {
             NoGame::Empty => Code::EmptyFile,
-            NoGame::NotSgf | NoGame::Html | NoGame::Packed(_) => Code::NotSgf,
+            NoGame::NotSgf | NoGame::Html | NoGame::Binary(_) => Code::NotSgf,
         }
     }
 }
@@ -53,8 +53,8 @@ impl NoGame {
 /// so its games can be parsed on any thread.
 pub struct Collection {
     pub decoded: Decoded,
-    /// The bytes were compressed data or an archive (by their first bytes).
-    packed: Option<Packed>,
+    /// The bytes were of a binary format (by their first bytes).
+    binary: Option<Binary>,
     pub scan: Scan,
     /// Every problem offset located, and a checkpoint every [`CHECKPOINT`]
     /// bytes, sorted by offset (one sweep over the text): any other place
@@ -104,10 +104,10 @@ impl ParsedGame {
 
 /// Decodes and scans a file's bytes.
 pub fn read(bytes: Vec<u8>) -> Collection {
-    match Packed::sniff(&bytes) {
+    match Binary::sniff(&bytes) {
         // Not text: nothing of it is decoded or scanned.
-        Some(packed) => Collection {
-            packed: Some(packed),
+        Some(binary) => Collection {
+            binary: Some(binary),
             ..collection(decode::decode(Vec::new()))
         },
         None => collection(decode::decode(bytes)),
@@ -131,7 +131,7 @@ fn collection(decoded: decode::Decoded) -> Collection {
     });
     Collection {
         decoded,
-        packed: None,
+        binary: None,
         scan,
         locations,
     }
@@ -319,9 +319,9 @@ impl Collection {
         }
     }
 
-    /// Compressed data or an archive, not text (by the file's first bytes).
-    pub fn packed(&self) -> Option<Packed> {
-        self.packed
+    /// The binary format the bytes were of, not text (by their first bytes).
+    pub fn binary(&self) -> Option<Binary> {
+        self.binary
     }
 
     /// Number of game trees found.
@@ -331,8 +331,8 @@ impl Collection {
 
     /// Why the file holds no game, when it holds none.
     pub fn no_game_reason(&self) -> Option<NoGame> {
-        if let Some(packed) = self.packed {
-            return Some(NoGame::Packed(packed));
+        if let Some(binary) = self.binary {
+            return Some(NoGame::Binary(binary));
         }
         if self.scan.tree_count() > 0 {
             return None;
@@ -921,8 +921,8 @@ fn count_nodes(tree: &GameTree) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::{
-        count_values, cut_point, expanded_points, read, shorten_long_values, Cut, CutOf, NoGame,
-        Packed, CUT_VALUE, LONG_VALUE,
+        count_values, cut_point, expanded_points, read, shorten_long_values, Binary, Cut, CutOf,
+        NoGame, CUT_VALUE, LONG_VALUE,
     };
 
     /// A web page saved under a game's name is named as one; a page that
@@ -954,17 +954,17 @@ mod tests {
     #[test]
     fn text_that_begins_with_bzh_is_still_text() {
         for text in ["BZh9 (;GM[1]SZ[9];B[ee])", "BZh91AY&S (;GM[1]SZ[9];B[ee])"] {
-            assert_eq!(Packed::sniff(text.as_bytes()), None, "{text}");
+            assert_eq!(Binary::sniff(text.as_bytes()), None, "{text}");
             let c = read(text.as_bytes().to_vec());
             assert_eq!(c.no_game_reason(), None, "{text}");
             assert_eq!(c.game_count(), 1);
         }
         // With the first block's magic after the level digit, it is bzip2.
         let bytes = b"BZh91AY&SY\x00\x01".to_vec();
-        assert_eq!(Packed::sniff(&bytes), Some(Packed::Bzip2));
+        assert_eq!(Binary::sniff(&bytes), Some(Binary::Bzip2));
         assert_eq!(
             read(bytes).no_game_reason(),
-            Some(NoGame::Packed(Packed::Bzip2))
+            Some(NoGame::Binary(Binary::Bzip2))
         );
     }
 
