@@ -176,8 +176,7 @@ pub fn entry_name(archive: &str, entry: &str) -> String {
 fn is_macos_metadata(entry: &str) -> bool {
     entry
         .split('/')
-        .enumerate()
-        .any(|(i, part)| (i == 0 && part == "__MACOSX") || part.starts_with("._"))
+        .any(|part| part == "__MACOSX" || part.starts_with("._"))
 }
 
 /// A game file by the extensions the walk reads (`*.sgf`, KataGo's `*.sgfs`).
