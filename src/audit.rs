@@ -263,8 +263,10 @@ impl PreparedFile {
             inject_fault: fault_injected(&path),
             file: FileInfo {
                 path,
-                // Compressed bytes were never decoded as text.
-                encoding: (collection.binary().is_none())
+                // The bytes of a binary format were never decoded as text.
+                encoding: collection
+                    .binary()
+                    .is_none()
                     .then(|| collection.decoded.encoding_name()),
             },
             collection,
