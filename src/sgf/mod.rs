@@ -968,6 +968,31 @@ mod tests {
         );
     }
 
+    /// A tar header is told by its `ustar` magic and its checksum together:
+    /// SGF text with `ustar` at byte 257 is still text.
+    #[test]
+    fn a_tar_header_needs_its_magic_and_its_checksum() {
+        let mut header = vec![0u8; 512];
+        header[..6].copy_from_slice(b"g.sgf\0");
+        header[124..136].copy_from_slice(b"00000000017\0");
+        header[156] = b'0';
+        header[257..265].copy_from_slice(b"ustar\x0000");
+        // The checksum, counted with its own field as eight spaces.
+        let sum: u32 = header.iter().map(|&b| u32::from(b)).sum::<u32>() + 8 * u32::from(b' ');
+        header[148..156].copy_from_slice(format!("{sum:06o}\0 ").as_bytes());
+        assert_eq!(Binary::sniff(&header), Some(Binary::Tar));
+        let mut wrong = header.clone();
+        wrong[0] = b'h';
+        assert_eq!(Binary::sniff(&wrong), None, "a checksum that does not hold");
+        let mut text = "(;GM[1]SZ[9]C[".to_string();
+        text.push_str(&" ".repeat(257 - text.len()));
+        text.push_str("ustar]");
+        text.push_str(&" ".repeat(300));
+        text.push_str(";B[ee])");
+        assert_eq!(Binary::sniff(text.as_bytes()), None);
+        assert_eq!(read(text.into_bytes()).game_count(), 1);
+    }
+
     /// The markup the count reads: markup a move in a later node follows
     /// does not count; markup in the last move's node does, before or after
     /// the move.

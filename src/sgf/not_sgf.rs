@@ -23,6 +23,9 @@ pub enum Binary {
     Zstd,
     Zip,
     SevenZip,
+    /// A tar archive: a 512-byte header whose checksum holds, with the
+    /// POSIX (`ustar`) or GNU magic at byte 257.
+    Tar,
     /// The AppleDouble file (`._game.sgf`) in which macOS keeps another
     /// file's metadata on a disk or in an archive that cannot hold it
     /// (RFC 1740; AppleSingle's magic too): it holds no game.
@@ -58,10 +61,11 @@ impl Binary {
             (&[0x00, 0x05, 0x16, 0x07], Binary::AppleDouble),
             (&[0x00, 0x05, 0x16, 0x00], Binary::AppleDouble),
         ];
-        MAGIC
+        let magic = MAGIC
             .iter()
             .find(|(magic, _)| bytes.starts_with(magic))
-            .map(|&(_, binary)| binary)
+            .map(|&(_, binary)| binary);
+        magic.or_else(|| is_tar_header(bytes).then_some(Binary::Tar))
     }
 
     /// What it is, as its row says.
@@ -73,6 +77,7 @@ impl Binary {
             Binary::Zstd => "Zstandard-compressed data",
             Binary::Zip => "a zip archive",
             Binary::SevenZip => "a 7z archive",
+            Binary::Tar => "a tar archive",
             Binary::AppleDouble => "macOS metadata of another file (AppleDouble)",
         }
     }
@@ -86,7 +91,49 @@ impl Binary {
             Binary::Zstd => "named .sgf.zst it is decompressed and read",
             Binary::Zip => "named .zip its game entries are read",
             Binary::SevenZip => "named .7z its game entries are read",
+            Binary::Tar => "named .tar its game entries are read",
             Binary::AppleDouble => "the file it describes has its name without the `._`",
         }
     }
+}
+
+/// Whether `bytes` begin with a tar header: the `ustar` magic at byte 257
+/// (POSIX `ustar\0`, GNU `ustar  \0`) and the checksum at byte 148 (octal
+/// digits, ended by NUL or space) equal to the sum of the header's 512
+/// bytes, the checksum's own eight counted as spaces (POSIX.1-1988). A
+/// header's name and sizes are text, but the two together never come by
+/// chance in SGF text.
+fn is_tar_header(bytes: &[u8]) -> bool {
+    let Some(header) = bytes.get(..512) else {
+        return false;
+    };
+    if &header[257..262] != b"ustar" {
+        return false;
+    }
+    let field = &header[148..156];
+    let digits = field
+        .iter()
+        .skip_while(|&&b| b == b' ')
+        .take_while(|b| b.is_ascii_digit());
+    let mut stored = 0u32;
+    let mut count = 0;
+    for &d in digits {
+        if d > b'7' {
+            return false;
+        }
+        stored = stored * 8 + u32::from(d - b'0');
+        count += 1;
+    }
+    let sum: u32 = header
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| {
+            if (148..156).contains(&i) {
+                u32::from(b' ')
+            } else {
+                u32::from(b)
+            }
+        })
+        .sum();
+    count > 0 && stored == sum
 }
