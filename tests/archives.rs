@@ -632,6 +632,12 @@ fn compressed_bytes_under_a_game_name_are_named_for_what_they_are() {
             ".sgf.zst",
         ),
         ("5.sgf", stored, "a zip archive", ".zip"),
+        (
+            "6.sgf",
+            tar(&[("g.sgf".to_string(), game.clone())]),
+            "a tar archive",
+            ".tar",
+        ),
     ];
     for (name, bytes, _, _) in &files {
         fs::write(d.join(name), bytes).unwrap();
@@ -2044,4 +2050,100 @@ fn any_padding_after_a_tar_is_read_through() {
     let ok = |e: &str| (e.to_string(), String::new());
     assert_eq!(rows, [ok("a.sgf"), ok("b.sgf")]);
     let _ = fs::remove_dir_all(&d);
+}
+
+/// Runs `sgfaudit check --format jsonl -q ARGS -` with `input` on standard
+/// input: its rows, as bytes.
+fn jsonl_of_stdin(args: &[&str], input: &[u8]) -> Vec<u8> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", "--format", "jsonl", "-q"])
+        .args(args)
+        .arg("-")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    out.stdout
+}
+
+fn parsed(bytes: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// A pipe has no name to say how to read it: standard input is told by its
+/// first bytes. Compressed (gzip, bzip2, xz, Zstandard), it is the game it
+/// decompresses to; a tar, plain or compressed, is read entry by entry as
+/// the same tar on disk is, the entries named `-!ENTRY`, with the same bytes
+/// at `-j1` and `-j4`.
+#[test]
+fn standard_input_is_read_as_its_first_bytes_say() {
+    let game = fs::read(root().join("corpus/rules/ko-immediate.sgf")).unwrap();
+    let plain = parsed(&jsonl_of_stdin(&[], &game));
+    assert_eq!(plain.len(), 1);
+    assert_eq!(plain[0]["status"], "ok", "{plain:?}");
+    for (kind, bytes) in [
+        ("gzip", gzip(&game)),
+        ("bzip2", bz2(&game)),
+        ("xz", xz(&game)),
+        ("zstd", zstd(&game)),
+    ] {
+        assert_eq!(parsed(&jsonl_of_stdin(&[], &bytes)), plain, "{kind}");
+    }
+
+    let (dir, entries) = games();
+    let d = scratch("stdin-tar");
+    let on_disk = d.join("games.tar");
+    fs::write(&on_disk, tar(&entries)).unwrap();
+    let disk = on_disk.to_str().unwrap();
+    let (_, want) = jsonl(&[disk]);
+    assert_eq!(want.len(), entries.len(), "{}", dir.display());
+    let want: Vec<_> = want
+        .into_iter()
+        .map(|r| without_name(r, &format!("{disk}!")))
+        .collect();
+    for (kind, bytes) in [
+        ("tar", tar(&entries)),
+        ("tar.gz", tar_gz(&entries)),
+        // Several bzip2 blocks: the first is read whole to see the tar in it.
+        ("tar.bz2", tar_bz2(&entries)),
+        ("tar.xz", xz(&tar(&entries))),
+        ("tar.zst", zstd(&tar(&entries))),
+    ] {
+        let out = jsonl_of_stdin(&["-j1"], &bytes);
+        let rows = parsed(&out);
+        let names: Vec<&str> = rows.iter().map(|r| r["file"].as_str().unwrap()).collect();
+        let expected: Vec<String> = entries.iter().map(|(n, _)| format!("-!{n}")).collect();
+        assert_eq!(names, expected, "{kind}");
+        let rows: Vec<_> = rows.into_iter().map(|r| without_name(r, "-!")).collect();
+        assert_eq!(rows, want, "{kind}: the rows of the tar on disk");
+        assert_eq!(
+            jsonl_of_stdin(&["-j4"], &bytes),
+            out,
+            "{kind}: the same bytes at -j4"
+        );
+    }
+    let _ = fs::remove_dir_all(&d);
+}
+
+/// Compressed data on standard input inflate under the caps of a compressed
+/// game file: past 32 MiB and twenty times the compressed bytes read, the
+/// stream is refused as a bomb, in one row, after a bounded read.
+#[test]
+fn a_compressed_bomb_on_standard_input_is_refused() {
+    let zeros = gzip(&vec![0u8; 64 << 20]);
+    assert!(zeros.len() < 1 << 20, "{} bytes", zeros.len());
+    let rows = parsed(&jsonl_of_stdin(&[], &zeros));
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["file"], "-");
+    let error = rows[0]["error"].as_str().unwrap();
+    assert!(error.starts_with("refused: "), "{error}");
+    assert!(error.contains("20 times their size"), "{error}");
 }

@@ -235,6 +235,38 @@ fn is_container_name(entry: &str) -> bool {
 /// lazily on a thread of their own (a bzip2 stream decoded on `threads`
 /// more). The reader stops when the receiver is dropped.
 pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64, threads: usize) -> Entries {
+    read_on_a_thread(name, max_entry, threads, move |name, out| {
+        if let Some(file) = open(&path, name, out) {
+            match kind {
+                Kind::Zip => read_zip(file, name, out),
+                Kind::Tar => read_tar(file, name, out),
+                Kind::SevenZip => sevenz::read_7z(file, name, out),
+            }
+        }
+    })
+}
+
+/// The game entries of a tar archive read as a stream (standard input),
+/// plain or compressed, as [`entries`] reads a tar file.
+pub fn tar_entries_of_stream(
+    stream: Box<dyn Read + Send>,
+    name: String,
+    max_entry: u64,
+    threads: usize,
+) -> Entries {
+    read_on_a_thread(name, max_entry, threads, move |name, out| {
+        read_tar(stream, name, out)
+    })
+}
+
+/// Runs `read` on a thread of its own, its entries sent through a bounded
+/// channel.
+fn read_on_a_thread(
+    name: String,
+    max_entry: u64,
+    threads: usize,
+    read: impl FnOnce(&str, &mut Sender) + Send + 'static,
+) -> Entries {
     let (tx, rx) = sync_channel(IN_FLIGHT);
     let budget = Arc::new(Budget::new(IN_FLIGHT_BYTES));
     let spawned = thread::Builder::new()
@@ -253,13 +285,7 @@ pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64, threads:
                 // A panic in a reader or decoder must not end the archive in
                 // silence: the entries not reached get a row that says so.
                 let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    if let Some(file) = open(&path, &name, &mut out) {
-                        match kind {
-                            Kind::Zip => read_zip(file, &name, &mut out),
-                            Kind::Tar => read_tar(file, &name, &mut out),
-                            Kind::SevenZip => sevenz::read_7z(file, &name, &mut out),
-                        }
-                    }
+                    read(&name, &mut out)
                 }));
                 if let Err(payload) = read {
                     let why = panic_message(&payload);

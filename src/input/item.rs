@@ -3,6 +3,8 @@
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use super::bzip2_blocks::BlockDecoder;
 use super::error::{keeps_bytes_before, Action, InputError};
@@ -428,6 +430,9 @@ pub(crate) struct Inflating<R: io::Read = io::BufReader<fs::File>> {
     /// The compressed size, and the bytes decompressed so far.
     pub(crate) len: u64,
     out: u64,
+    /// For a stream of unknown length, the compressed bytes read so far,
+    /// which stand for its size.
+    tally: Option<Arc<AtomicU64>>,
 }
 
 impl Inflating {
@@ -453,7 +458,48 @@ impl<R: io::BufRead> Inflating<R> {
             decoder,
             len,
             out: 0,
+            tally: None,
         })
+    }
+}
+
+impl<R: io::BufRead> Inflating<Tally<R>> {
+    /// A compressed stream of unknown length (standard input): no more than
+    /// [`inflate_cap`] of the compressed bytes read so far comes out.
+    pub(crate) fn of_stream(r: R) -> Result<Self, InputError> {
+        let read = Arc::new(AtomicU64::new(0));
+        let tally = Tally {
+            inner: r,
+            read: Arc::clone(&read),
+        };
+        let mut inflating = Inflating::new(tally, 0)?;
+        inflating.tally = Some(read);
+        Ok(inflating)
+    }
+}
+
+/// A reader that counts the bytes read through it.
+pub(crate) struct Tally<R> {
+    inner: R,
+    read: Arc<AtomicU64>,
+}
+
+impl<R: io::Read> io::Read for Tally<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl<R: io::BufRead> io::BufRead for Tally<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        self.inner.consume(n);
     }
 }
 
@@ -468,8 +514,12 @@ impl<R: io::Read> io::Read for Inflating<R> {
             InputError::Decompress(explained(e.to_string())).into_io_like(&e)
         })?;
         self.out += n as u64;
-        if self.out > inflate_cap(self.len) {
-            return Err(bomb(self.len).into_io());
+        let len = self
+            .tally
+            .as_ref()
+            .map_or(self.len, |read| read.load(Ordering::Relaxed));
+        if self.out > inflate_cap(len) {
+            return Err(bomb(len).into_io());
         }
         Ok(n)
     }

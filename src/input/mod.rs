@@ -14,6 +14,7 @@ mod file_list;
 mod item;
 mod names;
 pub mod parts;
+mod stdin;
 mod walk;
 
 pub use error::{Action, InputError};

@@ -29,6 +29,7 @@ use super::item::{
 };
 use super::names::display_path as display;
 use super::parts::{self, FailsWith, Parts};
+use super::stdin::{self, Stdin};
 use super::GAME_EXTENSIONS;
 
 /// File names that announce a format sgfaudit does not read: reported as
@@ -503,12 +504,34 @@ impl Walk {
         }
     }
 
+    /// Standard input: a game or collection, compressed or not, or a tar
+    /// archive ([`stdin`]).
+    fn standard_input(&mut self) {
+        let name = "-".to_string();
+        match stdin::open(io::stdin()) {
+            Ok(Stdin::Tar(stream)) => {
+                self.archive = Some(archive::tar_entries_of_stream(
+                    stream,
+                    name,
+                    self.max_entry,
+                    self.threads,
+                ))
+            }
+            Ok(Stdin::Stream(stream)) => {
+                if let Some(item) = self.stream(name, stream, Action::ReadStdin, None) {
+                    self.pending.push(item);
+                }
+            }
+            Err(why) => self.pending.push(Item {
+                name,
+                source: Source::Broken(why),
+            }),
+        }
+    }
+
     fn root(&mut self, arg: OsString) {
         if arg == "-" {
-            let stdin = "-".to_string();
-            if let Some(item) = self.stream(stdin, io::stdin(), Action::ReadStdin, None) {
-                self.pending.push(item);
-            }
+            self.standard_input();
             return;
         }
         let path = PathBuf::from(arg);
