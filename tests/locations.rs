@@ -36,6 +36,20 @@ fn a_move_finding_points_at_its_move_on_the_main_line() {
     assert_eq!(place(occupied), Some((at as u64, 3, 3)));
 }
 
+/// Lines end as editors end them: at CR LF (Windows), LF (Unix) and a lone
+/// CR (classic Mac OS, whose SGF editors wrote it), so that a finding's line
+/// is the one an editor shows.
+#[test]
+fn a_lone_carriage_return_ends_a_line() {
+    for (end, line) in [("\r", 3), ("\r\n", 3), ("\n", 3), ("\n\r", 5)] {
+        let text = format!("(;GM[1]FF[4]SZ[9]{end};B[ee]{end};W[ee])");
+        let r = audit_text(&text);
+        let occupied = finding(&r.games[0], "R401", "W E5 on Black's stone");
+        let at = text.find("W[ee]").unwrap();
+        assert_eq!(place(occupied), Some((at as u64, line, 2)), "{end:?}");
+    }
+}
+
 /// In a file in a legacy charset the offset counts the file's bytes and the
 /// column characters: two GBK characters before the move are four bytes
 /// (six in UTF-8) and two columns.
@@ -100,11 +114,14 @@ fn every_move_finding_of_the_real_records_points_at_its_move() {
                 let value = String::from_utf8_lossy(&at[open + 1..close]).to_lowercase();
                 assert_eq!(value, point, "{file}: {f}");
             }
-            let line = bytes[..offset as usize]
-                .iter()
-                .filter(|&&b| b == b'\n')
+            // Lines end at CR LF, a lone CR or LF, as editors count them.
+            let before = &bytes[..offset as usize];
+            let lone_crs = before
+                .windows(2)
+                .filter(|w| w[0] == b'\r' && w[1] != b'\n')
                 .count()
-                + 1;
+                + usize::from(before.last() == Some(&b'\r'));
+            let line = before.iter().filter(|&&b| b == b'\n').count() + lone_crs + 1;
             assert_eq!(f["line"].as_u64(), Some(line as u64), "{file}: {f}");
             checked += 1;
         }

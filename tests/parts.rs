@@ -132,14 +132,18 @@ fn a_file_read_in_parts_gives_the_rows_of_the_file_read_whole() {
     let (code, whole, _) = jsonl(&[p, "--exit-zero"], None);
     assert_eq!(code, 0);
     // Each game's start is a `(` of the file, on the line and column its
-    // newlines and characters before give, after the game before it.
+    // line ends (CR LF, a lone CR or LF, as editors count them) and
+    // characters before give, after the game before it.
     let text = std::fs::read(&path).unwrap();
     let mut last = None;
     for row in &whole {
         let s = &row["start"];
         let at = s["offset"].as_u64().expect("a tree") as usize;
         assert_eq!(text[at], b'(', "{row}");
-        let before = std::str::from_utf8(&text[..at]).unwrap();
+        let before = std::str::from_utf8(&text[..at])
+            .unwrap()
+            .replace("\r\n", "\n")
+            .replace('\r', "\n");
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().unwrap().chars().count() + 1;
         assert_eq!(s["line"].as_u64(), Some(line as u64), "{row}");

@@ -129,6 +129,10 @@ struct Cutter {
     bom: u8,
     line: u32,
     column: u32,
+    /// Where the last carriage return stands (`u64::MAX`: none yet): a
+    /// line feed right after it ends no other line
+    /// (`sgf::scan::locate_from` counts lines alike).
+    cr_at: u64,
 }
 
 /// The scan outside game trees: after white space only, any `(` opens a tree;
@@ -269,6 +273,7 @@ impl Parts {
             state: Cutter {
                 line: 1,
                 column: 1,
+                cr_at: u64::MAX,
                 ..Cutter::default()
             },
             start: (0, 1, 1),
@@ -451,11 +456,19 @@ impl Iterator for Parts {
                 } else if s.structure(b) {
                     self.pending_cut = Some((at + 1, s.line, s.column + 1));
                 }
-                if b == b'\n' {
-                    s.line = s.line.saturating_add(1);
-                    s.column = 1;
-                } else if b & 0xC0 != 0x80 {
+                if b & 0xC0 != 0x80 {
                     s.column = s.column.saturating_add(1);
+                }
+                if b < 0x0e && (b == b'\n' || b == b'\r') {
+                    // A line feed right after a carriage return ends no
+                    // other line.
+                    if b == b'\r' || s.cr_at.checked_add(1) != Some(at) {
+                        s.line = s.line.saturating_add(1);
+                    }
+                    if b == b'\r' {
+                        s.cr_at = at;
+                    }
+                    s.column = 1;
                 }
             }
             if let Some(((end, line, column), used)) = cut {

@@ -698,14 +698,24 @@ pub fn locate_from(
     for off in sorted {
         let seg = &text[pos..off];
         file += encoded_len(seg);
-        // Lines are counted by their '\n' and columns in characters: the
-        // bytes that do not continue a UTF-8 sequence (loops that vectorise).
+        // Columns are counted in characters: the bytes that do not continue
+        // a UTF-8 sequence. A line ends at '\n', at '\r\n' and at a lone
+        // '\r' (the line end of classic Mac OS files), as editors count
+        // them; text without '\r' takes loops that vectorise.
         let bytes = seg.as_bytes();
         let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         let chars = |b: &[u8]| count(b.iter().filter(|&&x| (x as i8) >= -0x40).count());
-        match bytes.iter().rposition(|&b| b == b'\n') {
+        let after_cr = text.as_bytes()[..pos].last() == Some(&b'\r');
+        let (ends, last) = if bytes.contains(&b'\r') || (after_cr && bytes.first() == Some(&b'\n'))
+        {
+            line_ends(bytes, after_cr)
+        } else {
+            let ends = bytes.iter().filter(|&&b| b == b'\n').count();
+            (ends, bytes.iter().rposition(|&b| b == b'\n'))
+        };
+        match last {
             Some(last) => {
-                line = line.saturating_add(count(bytes.iter().filter(|&&b| b == b'\n').count()));
+                line = line.saturating_add(count(ends));
                 column = chars(&bytes[last + 1..]).saturating_add(1);
             }
             None => column = column.saturating_add(chars(bytes)),
@@ -721,6 +731,21 @@ pub fn locate_from(
         ));
     }
     out
+}
+
+/// The lines `bytes` end (each '\r', and each '\n' not right after one;
+/// `after_cr`: the byte before them was '\r'), and where the last line
+/// end byte is.
+fn line_ends(bytes: &[u8], mut after_cr: bool) -> (usize, Option<usize>) {
+    let (mut ends, mut last) = (0, None);
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\r' || b == b'\n' {
+            ends += usize::from(!(b == b'\n' && after_cr));
+            last = Some(i);
+        }
+        after_cr = b == b'\r';
+    }
+    (ends, last)
 }
 
 fn floor_boundary(text: &str, mut off: usize) -> usize {
