@@ -2147,3 +2147,67 @@ fn a_compressed_bomb_on_standard_input_is_refused() {
     assert!(error.starts_with("refused: "), "{error}");
     assert!(error.contains("20 times their size"), "{error}");
 }
+
+/// `explain -` reads standard input as `check -` does (compressed data
+/// decompressed), and `explain -- -!ENTRY` an entry of a tar on it: the
+/// same explanation as the file on disk; `explain -` given a tar asks for
+/// an entry.
+#[test]
+fn explain_reads_standard_input_as_check_does() {
+    let file = root().join("corpus/rules/ko-immediate.sgf");
+    let game = fs::read(&file).unwrap();
+    let explain = |args: &[&str], input: Option<Vec<u8>>| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+            .arg("explain")
+            .args(args)
+            .env("NO_COLOR", "1")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let input = input.unwrap_or_default();
+        let writer = std::thread::spawn(move || stdin.write_all(&input));
+        let out = child.wait_with_output().unwrap();
+        let _ = writer.join().unwrap();
+        out
+    };
+    let plain = explain(&["--move", "10", file.to_str().unwrap()], None);
+    assert!(plain.status.success());
+    let piped = explain(&["--move", "10", "-"], Some(gzip(&game)));
+    assert!(piped.status.success(), "{piped:?}");
+    assert_eq!(piped.stdout, plain.stdout);
+    let entries = [("g/ko.sgf".to_string(), game.clone())];
+    let entry = explain(
+        &["--move", "10", "--", "-!g/ko.sgf"],
+        Some(tar_bz2(&entries)),
+    );
+    assert!(entry.status.success(), "{entry:?}");
+    assert_eq!(entry.stdout, plain.stdout);
+    let whole = explain(&["-"], Some(tar(&entries)));
+    assert!(!whole.status.success());
+    let error = String::from_utf8_lossy(&whole.stderr);
+    assert!(error.contains("name one of its entries"), "{error}");
+    assert!(error.contains("-!ENTRY"), "{error}");
+    // The HTML report offers no command that would read standard input
+    // again: its entries are gone once read.
+    let d = scratch("stdin-explain");
+    let html = d.join("report.html");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", "-q", "--html", html.to_str().unwrap(), "-"])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&tar(&entries))
+        .unwrap();
+    child.wait().unwrap();
+    let page = fs::read_to_string(&html).unwrap();
+    assert!(page.contains("-!g/ko.sgf"), "the entry is in the report");
+    assert!(!page.contains("sgfaudit explain"), "no command for it");
+    let _ = fs::remove_dir_all(&d);
+}

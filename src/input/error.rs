@@ -75,6 +75,14 @@ pub enum InputError {
     /// A name `ARCHIVE!ENTRY` whose archive has no such entry.
     #[error("the archive holds no entry of that name")]
     NoSuchEntry,
+    /// `explain -!ENTRY` when standard input holds no tar.
+    #[error("standard input holds no tar archive, so no entry of that name")]
+    NotAnArchive,
+    /// `explain -` when standard input holds a tar.
+    #[error(
+        "standard input holds a tar archive: name one of its entries, as reports do (-!ENTRY)"
+    )]
+    NameAnEntry,
     /// A FIFO, socket or device: opening it could block forever or read
     /// without end.
     #[error("not a regular file ({0}): not read")]
@@ -157,7 +165,9 @@ impl InputError {
             InputError::Decompress(_) => "damaged-compression",
             InputError::EntryTooLarge { .. } | InputError::TooLarge { .. } => "too-large",
             InputError::NoGames | InputError::EmptyDirectory => "no-games",
-            InputError::NoSuchEntry => "not-found",
+            InputError::NoSuchEntry | InputError::NotAnArchive | InputError::NameAnEntry => {
+                "not-found"
+            }
             InputError::NotRegular(_) => "not-regular",
             InputError::Skipped(_) => "skipped",
             InputError::Bomb(_) => "bomb",

@@ -6,7 +6,9 @@
 
 use std::io::{self, Read};
 
-use super::item::{Compression, Inflating};
+use super::archive;
+use super::error::Action;
+use super::item::{read_capped, Compression, Inflating, Item, Source};
 use super::parts::FailsWith;
 use super::InputError;
 use crate::sgf::Binary;
@@ -72,4 +74,33 @@ fn begins_a_tar(head: &[u8], compression: Compression) -> bool {
     // A stream cut short at `head`'s end still gives its first bytes.
     let _ = decoder.take(HEADER).read_to_end(&mut first);
     Binary::sniff(&first) == Some(Binary::Tar)
+}
+
+/// Standard input as `explain` names it: `-` for what it holds, `-!ENTRY`
+/// for an entry of a tar on it (read up to that entry); at most `max_size`
+/// bytes.
+pub(crate) fn named(name: String, max_size: u64) -> Item {
+    let source = match open(io::stdin()) {
+        Err(why) => Source::Broken(why),
+        Ok(Stdin::Stream(r)) if name == "-" => {
+            match read_capped(r, 1 << 20, max_size, Action::ReadStdin) {
+                Ok(bytes) => Source::Bytes(bytes),
+                Err(why) => Source::Broken(why),
+            }
+        }
+        Ok(Stdin::Stream(_)) => Source::Broken(InputError::NotAnArchive),
+        Ok(Stdin::Tar(_)) if name == "-" => Source::Broken(InputError::NameAnEntry),
+        Ok(Stdin::Tar(r)) => {
+            let entries = archive::tar_entries_of_stream(r, "-".to_string(), max_size, 1);
+            return entries
+                .into_iter()
+                .find(|handed| handed.name() == name)
+                .map(|handed| handed.into_item(max_size))
+                .unwrap_or_else(|| Item {
+                    name,
+                    source: Source::Broken(InputError::NoSuchEntry),
+                });
+        }
+    };
+    Item { name, source }
 }
