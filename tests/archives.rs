@@ -2080,9 +2080,10 @@ fn parsed(bytes: &[u8]) -> Vec<serde_json::Value> {
 
 /// A pipe has no name to say how to read it: standard input is told by its
 /// first bytes. Compressed (gzip, bzip2, xz, Zstandard), it is the game it
-/// decompresses to; a tar, plain or compressed, is read entry by entry as
-/// the same tar on disk is, the entries named `-!ENTRY`, with the same bytes
-/// at `-j1` and `-j4`.
+/// decompresses to; a tar, plain or compressed, a zip or a 7z is read entry
+/// by entry as the same archive on disk is, the entries named `-!ENTRY`,
+/// with the same bytes at `-j1` and `-j4`; a zip larger than
+/// `--max-file-size` is not held.
 #[test]
 fn standard_input_is_read_as_its_first_bytes_say() {
     let game = fs::read(root().join("corpus/rules/ko-immediate.sgf")).unwrap();
@@ -2100,6 +2101,17 @@ fn standard_input_is_read_as_its_first_bytes_say() {
 
     let (dir, entries) = games();
     let d = scratch("stdin-tar");
+    let zip_path = d.join("games.zip");
+    write_zip(&zip_path, &entries, zip::CompressionMethod::Deflated);
+    let zip_bytes = fs::read(&zip_path).unwrap();
+    let too_large = (zip_bytes.len() - 1).to_string();
+    let rows = parsed(&jsonl_of_stdin(
+        &["--max-file-size", &too_large],
+        &zip_bytes,
+    ));
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let error = rows[0]["error"].as_str().unwrap();
+    assert!(error.contains("--max-file-size"), "{error}");
     let on_disk = d.join("games.tar");
     fs::write(&on_disk, tar(&entries)).unwrap();
     let disk = on_disk.to_str().unwrap();
@@ -2116,6 +2128,12 @@ fn standard_input_is_read_as_its_first_bytes_say() {
         ("tar.bz2", tar_bz2(&entries)),
         ("tar.xz", xz(&tar(&entries))),
         ("tar.zst", zstd(&tar(&entries))),
+        // Read by seeking: held whole, up to --max-file-size.
+        ("zip", zip_bytes),
+        (
+            "7z",
+            seven_zip(&[Block7::lzma(&entries, true)], &["games/notes.txt"]),
+        ),
     ] {
         let out = jsonl_of_stdin(&["-j1"], &bytes);
         let rows = parsed(&out);
@@ -2209,5 +2227,14 @@ fn explain_reads_standard_input_as_check_does() {
     let page = fs::read_to_string(&html).unwrap();
     assert!(page.contains("-!g/ko.sgf"), "the entry is in the report");
     assert!(!page.contains("sgfaudit explain"), "no command for it");
+    // A zip on standard input is held whole and read as one on disk.
+    let zip_path = d.join("ko.zip");
+    write_zip(&zip_path, &entries, zip::CompressionMethod::Deflated);
+    let zipped = explain(
+        &["--move", "10", "--", "-!g/ko.sgf"],
+        Some(fs::read(&zip_path).unwrap()),
+    );
+    assert!(zipped.status.success(), "{zipped:?}");
+    assert_eq!(zipped.stdout, plain.stdout);
     let _ = fs::remove_dir_all(&d);
 }

@@ -42,7 +42,7 @@ pub enum Command {
 #[derive(clap::Args)]
 pub struct ExplainArgs {
     /// The SGF file, or an archive entry as check names it (ARCHIVE!ENTRY);
-    /// - for standard input, and -- -!ENTRY for an entry of a tar on it.
+    /// - for standard input, and -- -!ENTRY for an entry of an archive on it.
     pub file: OsString,
     /// The game of a collection, from 0.
     #[arg(long, default_value_t = 0)]

@@ -259,6 +259,26 @@ pub fn tar_entries_of_stream(
     })
 }
 
+/// The game entries of a zip or 7z archive held in memory (read whole from
+/// standard input: both are read by seeking), as [`entries`] reads one on
+/// disk.
+pub fn entries_in_memory(
+    bytes: Vec<u8>,
+    name: String,
+    kind: Kind,
+    max_entry: u64,
+    threads: usize,
+) -> Entries {
+    read_on_a_thread(name, max_entry, threads, move |name, out| {
+        let file = io::Cursor::new(bytes);
+        match kind {
+            Kind::Zip => read_zip(file, name, out),
+            Kind::Tar => read_tar(file, name, out),
+            Kind::SevenZip => sevenz::read_7z(file, name, out),
+        }
+    })
+}
+
 /// Runs `read` on a thread of its own, its entries sent through a bounded
 /// channel.
 fn read_on_a_thread(

@@ -44,7 +44,7 @@ pub fn is_compressed_game_file(path: &Path) -> bool {
 /// decompressor), or `ARCHIVE!ENTRY` (`OUTER!INNER!ENTRY` inside a nested
 /// archive), read out of the archive on disk whose path is the longest
 /// prefix of the name before a `!`. The archive is read up to that entry.
-/// `-` is standard input, and `-!ENTRY` an entry of a tar on it.
+/// `-` is standard input, and `-!ENTRY` an entry of an archive on it.
 /// A path that is not UTF-8 may be given as it is or as reports print it.
 pub fn named(given: &std::ffi::OsStr, max_size: u64) -> Item {
     let name = display_path(Path::new(given));

@@ -2,11 +2,12 @@
 //! text is read as it is; gzip, bzip2, xz or Zstandard data are
 //! decompressed as they are read (`curl -s URL | sgfaudit check -`), under
 //! the caps of a compressed game file; a tar archive, plain or compressed,
-//! is read entry by entry as a tar file is.
+//! is read entry by entry as it comes, as a tar file is; a zip or 7z
+//! archive, read by seeking, is held in memory up to `--max-file-size`.
 
 use std::io::{self, Read};
 
-use super::archive;
+use super::archive::{self, Kind};
 use super::error::Action;
 use super::item::{read_capped, Compression, Inflating, Item, Source};
 use super::parts::FailsWith;
@@ -17,6 +18,8 @@ use crate::sgf::Binary;
 pub(crate) enum Stdin {
     /// A tar archive, plain or compressed, from its first byte.
     Tar(Box<dyn Read + Send>),
+    /// A zip or 7z archive, read whole: both are read by seeking.
+    Held(Kind, Vec<u8>),
     /// Anything else, decompressed when it was compressed: read as a file
     /// is (a game or collection, or a row that says what it holds instead).
     Stream(Box<dyn Read + Send>),
@@ -31,8 +34,9 @@ const HEADER: u64 = 512;
 const FIRST_BLOCK: u64 = 1 << 20;
 
 /// Tells what `r` holds by its first bytes. A read error on the way is
-/// kept for the reader of the stream, after the bytes read before it.
-pub(crate) fn open(mut r: impl Read + Send + 'static) -> Result<Stdin, InputError> {
+/// kept for the reader of the stream, after the bytes read before it. A zip
+/// or 7z archive is read whole, up to `max_size` bytes.
+pub(crate) fn open(mut r: impl Read + Send + 'static, max_size: u64) -> Result<Stdin, InputError> {
     let mut head = Vec::new();
     if let Err(e) = read_ahead(&mut r, &mut head, HEADER) {
         return Ok(Stdin::Stream(Box::new(
@@ -42,6 +46,15 @@ pub(crate) fn open(mut r: impl Read + Send + 'static) -> Result<Stdin, InputErro
     let compression = match Binary::sniff(&head) {
         Some(Binary::Tar) => return Ok(Stdin::Tar(Box::new(io::Cursor::new(head).chain(r)))),
         Some(Binary::Gzip | Binary::Bzip2 | Binary::Xz | Binary::Zstd) => Compression::of(&head),
+        Some(binary @ (Binary::Zip | Binary::SevenZip)) => {
+            let kind = match binary {
+                Binary::Zip => Kind::Zip,
+                _ => Kind::SevenZip,
+            };
+            let whole = io::Cursor::new(head).chain(r);
+            return read_capped(whole, 1 << 20, max_size, Action::ReadStdin)
+                .map(|bytes| Stdin::Held(kind, bytes));
+        }
         _ => return Ok(Stdin::Stream(Box::new(io::Cursor::new(head).chain(r)))),
     };
     let ahead = read_ahead(&mut r, &mut head, FIRST_BLOCK);
@@ -77,30 +90,42 @@ fn begins_a_tar(head: &[u8], compression: Compression) -> bool {
 }
 
 /// Standard input as `explain` names it: `-` for what it holds, `-!ENTRY`
-/// for an entry of a tar on it (read up to that entry); at most `max_size`
-/// bytes.
+/// for an entry of an archive on it (read up to that entry); at most
+/// `max_size` bytes.
 pub(crate) fn named(name: String, max_size: u64) -> Item {
-    let source = match open(io::stdin()) {
-        Err(why) => Source::Broken(why),
-        Ok(Stdin::Stream(r)) if name == "-" => {
-            match read_capped(r, 1 << 20, max_size, Action::ReadStdin) {
-                Ok(bytes) => Source::Bytes(bytes),
-                Err(why) => Source::Broken(why),
-            }
-        }
-        Ok(Stdin::Stream(_)) => Source::Broken(InputError::NotAnArchive),
-        Ok(Stdin::Tar(_)) if name == "-" => Source::Broken(InputError::NameAnEntry),
-        Ok(Stdin::Tar(r)) => {
-            let entries = archive::tar_entries_of_stream(r, "-".to_string(), max_size, 1);
-            return entries
-                .into_iter()
-                .find(|handed| handed.name() == name)
-                .map(|handed| handed.into_item(max_size))
-                .unwrap_or_else(|| Item {
-                    name,
-                    source: Source::Broken(InputError::NoSuchEntry),
-                });
-        }
+    let stdin = match open(io::stdin(), max_size) {
+        Ok(stdin) => stdin,
+        Err(why) => return broken(name, why),
     };
-    Item { name, source }
+    let entries = match stdin {
+        Stdin::Stream(r) if name == "-" => {
+            return match read_capped(r, 1 << 20, max_size, Action::ReadStdin) {
+                Ok(bytes) => Item {
+                    name,
+                    source: Source::Bytes(bytes),
+                },
+                Err(why) => broken(name, why),
+            };
+        }
+        Stdin::Stream(_) => return broken(name, InputError::NotAnArchive),
+        Stdin::Held(..) | Stdin::Tar(_) if name == "-" => {
+            return broken(name, InputError::NameAnEntry)
+        }
+        Stdin::Held(kind, bytes) => {
+            archive::entries_in_memory(bytes, "-".to_string(), kind, max_size, 1)
+        }
+        Stdin::Tar(r) => archive::tar_entries_of_stream(r, "-".to_string(), max_size, 1),
+    };
+    entries
+        .into_iter()
+        .find(|handed| handed.name() == name)
+        .map(|handed| handed.into_item(max_size))
+        .unwrap_or_else(|| broken(name, InputError::NoSuchEntry))
+}
+
+fn broken(name: String, why: InputError) -> Item {
+    Item {
+        name,
+        source: Source::Broken(why),
+    }
 }

@@ -504,11 +504,20 @@ impl Walk {
         }
     }
 
-    /// Standard input: a game or collection, compressed or not, or a tar
+    /// Standard input: a game or collection, compressed or not, or an
     /// archive ([`stdin`]).
     fn standard_input(&mut self) {
         let name = "-".to_string();
-        match stdin::open(io::stdin()) {
+        match stdin::open(io::stdin(), self.max_entry) {
+            Ok(Stdin::Held(kind, bytes)) => {
+                self.archive = Some(archive::entries_in_memory(
+                    bytes,
+                    name,
+                    kind,
+                    self.max_entry,
+                    self.threads,
+                ))
+            }
             Ok(Stdin::Tar(stream)) => {
                 self.archive = Some(archive::tar_entries_of_stream(
                     stream,
