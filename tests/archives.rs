@@ -2052,23 +2052,31 @@ fn any_padding_after_a_tar_is_read_through() {
     let _ = fs::remove_dir_all(&d);
 }
 
-/// Runs `sgfaudit check --format jsonl -q ARGS -` with `input` on standard
-/// input: its rows, as bytes.
-fn jsonl_of_stdin(args: &[&str], input: &[u8]) -> Vec<u8> {
+/// Runs `sgfaudit ARGS` with `input` on standard input (written from a
+/// thread of its own, so a child that writes as it reads cannot block),
+/// colours off.
+fn with_stdin(args: &[&str], input: Vec<u8>) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
-        .args(["check", "--format", "jsonl", "-q"])
         .args(args)
-        .arg("-")
+        .env("NO_COLOR", "1")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
     let writer = std::thread::spawn(move || stdin.write_all(&input));
     let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    out.stdout
+    // A child that stops reading early (a refused input) may close the pipe.
+    let _ = writer.join().unwrap();
+    out
+}
+
+/// Runs `sgfaudit check --format jsonl -q ARGS -` with `input` on standard
+/// input: its rows, as bytes.
+fn jsonl_of_stdin(args: &[&str], input: &[u8]) -> Vec<u8> {
+    let args = [&["check", "--format", "jsonl", "-q"], args, &["-"]].concat();
+    with_stdin(&args, input.to_vec()).stdout
 }
 
 fn parsed(bytes: &[u8]) -> Vec<serde_json::Value> {
@@ -2175,21 +2183,7 @@ fn explain_reads_standard_input_as_check_does() {
     let file = root().join("corpus/rules/ko-immediate.sgf");
     let game = fs::read(&file).unwrap();
     let explain = |args: &[&str], input: Option<Vec<u8>>| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
-            .arg("explain")
-            .args(args)
-            .env("NO_COLOR", "1")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let input = input.unwrap_or_default();
-        let writer = std::thread::spawn(move || stdin.write_all(&input));
-        let out = child.wait_with_output().unwrap();
-        let _ = writer.join().unwrap();
-        out
+        with_stdin(&[&["explain"], args].concat(), input.unwrap_or_default())
     };
     let plain = explain(&["--move", "10", file.to_str().unwrap()], None);
     assert!(plain.status.success());
@@ -2212,18 +2206,10 @@ fn explain_reads_standard_input_as_check_does() {
     // again: its entries are gone once read.
     let d = scratch("stdin-explain");
     let html = d.join("report.html");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
-        .args(["check", "-q", "--html", html.to_str().unwrap(), "-"])
-        .stdin(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&tar(&entries))
-        .unwrap();
-    child.wait().unwrap();
+    with_stdin(
+        &["check", "-q", "--html", html.to_str().unwrap(), "-"],
+        tar(&entries),
+    );
     let page = fs::read_to_string(&html).unwrap();
     assert!(page.contains("-!g/ko.sgf"), "the entry is in the report");
     assert!(!page.contains("sgfaudit explain"), "no command for it");
