@@ -28,10 +28,13 @@ fuzz_target!(|data: &[u8]| {
         ];
         let _ = c.places(i, moves, &wanted);
         let _ = c.root_property_location(i, "RE");
-        // The game's place, against lines and columns counted char by char.
+        // The game's place, against lines and columns counted char by char
+        // (a line ends at CR LF, a lone CR or LF).
         let at = c.tree_location(i).expect("a game has a tree");
         let start = c.scan.tree(i).expect("a game has a tree").start;
-        let before = &c.decoded.text[..start];
+        let before = c.decoded.text[..start]
+            .replace("\r\n", "\n")
+            .replace('\r', "\n");
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
         assert_eq!((at.line as usize, at.column as usize), (line, column));
