@@ -23,7 +23,7 @@
 //! and where, never a silent gap.
 
 use std::fs::File;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Arc;
@@ -114,6 +114,20 @@ impl Handed {
 pub struct Entries {
     rx: Receiver<Handed>,
     budget: Arc<Budget>,
+}
+
+impl Entries {
+    /// The entry named `name` (as reports name it), read up to it; an item
+    /// that says so when the archive holds none of that name.
+    pub fn item_named(self, name: String, max_size: u64) -> Item {
+        self.into_iter()
+            .find(|handed| handed.name() == name)
+            .map(|handed| handed.into_item(max_size))
+            .unwrap_or_else(|| Item {
+                name,
+                source: Source::Broken(InputError::NoSuchEntry),
+            })
+    }
 }
 
 impl Iterator for Entries {
@@ -237,11 +251,7 @@ fn is_container_name(entry: &str) -> bool {
 pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64, threads: usize) -> Entries {
     read_on_a_thread(name, max_entry, threads, move |name, out| {
         if let Some(file) = open(&path, name, out) {
-            match kind {
-                Kind::Zip => read_zip(file, name, out),
-                Kind::Tar => read_tar(file, name, out),
-                Kind::SevenZip => sevenz::read_7z(file, name, out),
-            }
+            read_archive(file, kind, name, out)
         }
     })
 }
@@ -270,13 +280,17 @@ pub fn entries_in_memory(
     threads: usize,
 ) -> Entries {
     read_on_a_thread(name, max_entry, threads, move |name, out| {
-        let file = io::Cursor::new(bytes);
-        match kind {
-            Kind::Zip => read_zip(file, name, out),
-            Kind::Tar => read_tar(file, name, out),
-            Kind::SevenZip => sevenz::read_7z(file, name, out),
-        }
+        read_archive(io::Cursor::new(bytes), kind, name, out)
     })
+}
+
+/// Reads the entries of `file`, an archive of `kind` named `name`.
+fn read_archive<R: Read + Seek>(file: R, kind: Kind, name: &str, out: &mut Sender) {
+    match kind {
+        Kind::Zip => read_zip(file, name, out),
+        Kind::Tar => read_tar(file, name, out),
+        Kind::SevenZip => sevenz::read_7z(file, name, out),
+    }
 }
 
 /// Runs `read` on a thread of its own, its entries sent through a bounded
@@ -537,11 +551,7 @@ pub fn entries_of_bytes(bytes: Vec<u8>, name: &str, kind: Kind, max_entry: u64) 
         },
         max_entry,
     );
-    match kind {
-        Kind::Zip => read_zip(io::Cursor::new(bytes), name, &mut out),
-        Kind::Tar => read_tar(io::Cursor::new(bytes), name, &mut out),
-        Kind::SevenZip => sevenz::read_7z(io::Cursor::new(bytes), name, &mut out),
-    }
+    read_archive(io::Cursor::new(bytes), kind, name, &mut out);
     drop(out);
     std::rc::Rc::try_unwrap(items).map_or_else(|rc| rc.borrow().clone(), |cell| cell.into_inner())
 }
@@ -653,11 +663,7 @@ impl<R: Read + io::Seek> Seekable for R {}
 /// reader type however deep the archives go (an entry read in place is read
 /// through its archive's reader).
 fn nested_archive(out: &mut Sender, here: &str, kind: Kind, r: &mut dyn Seekable) {
-    one_level_deeper(out, |out| match kind {
-        Kind::Zip => read_zip(r, here, out),
-        Kind::Tar => read_tar(r, here, out),
-        Kind::SevenZip => sevenz::read_7z(r, here, out),
-    });
+    one_level_deeper(out, |out| read_archive(r, kind, here, out));
 }
 
 /// A name that announces an archive inside the archive.

@@ -68,14 +68,7 @@ pub fn named(given: &std::ffi::OsStr, max_size: u64) -> Item {
             });
         if let Some((prefix, p, kind)) = archive {
             let entries = archive::entries(p, prefix.to_string(), kind, max_size, 1);
-            return entries
-                .into_iter()
-                .find(|handed| handed.name() == name)
-                .map(|handed| handed.into_item(max_size))
-                .unwrap_or_else(|| Item {
-                    name,
-                    source: Source::Broken(InputError::NoSuchEntry),
-                });
+            return entries.item_named(name, max_size);
         }
         if let (Err(e), Ok(_)) = (path.metadata(), path.symlink_metadata()) {
             return Item {

@@ -116,11 +116,7 @@ pub(crate) fn named(name: String, max_size: u64) -> Item {
         }
         Stdin::Tar(r) => archive::tar_entries_of_stream(r, "-".to_string(), max_size, 1),
     };
-    entries
-        .into_iter()
-        .find(|handed| handed.name() == name)
-        .map(|handed| handed.into_item(max_size))
-        .unwrap_or_else(|| broken(name, InputError::NoSuchEntry))
+    entries.item_named(name, max_size)
 }
 
 fn broken(name: String, why: InputError) -> Item {
