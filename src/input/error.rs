@@ -75,13 +75,11 @@ pub enum InputError {
     /// A name `ARCHIVE!ENTRY` whose archive has no such entry.
     #[error("the archive holds no entry of that name")]
     NoSuchEntry,
-    /// `explain -!ENTRY` when standard input holds no tar.
-    #[error("standard input holds no tar archive, so no entry of that name")]
+    /// `explain -!ENTRY` when standard input holds no archive.
+    #[error("standard input holds no archive, so no entry of that name")]
     NotAnArchive,
-    /// `explain -` when standard input holds a tar.
-    #[error(
-        "standard input holds a tar archive: name one of its entries, as reports do (-!ENTRY)"
-    )]
+    /// `explain -` when standard input holds an archive (tar, zip or 7z).
+    #[error("standard input holds an archive: name one of its entries, as reports do (-!ENTRY)")]
     NameAnEntry,
     /// A FIFO, socket or device: opening it could block forever or read
     /// without end.

@@ -677,8 +677,8 @@ fn game_section(k: u64, file: &FileInfo, g: &GameReport, base: &Path) -> String 
         links.push(format!("<a href=\"{h}\">{}</a>", escape(file_on_disk)));
     }
     // explain reads files and archive entries on disk again, not standard
-    // input (nor a tar's entries read from it), and only games that could be
-    // audited.
+    // input (nor the entries of an archive read from it), and only games
+    // that could be audited.
     let from_stdin = file.path == "-" || file.path.starts_with("-!");
     if !from_stdin && g.status == Status::Ok {
         let m = pictured.map(|m| format!(" --move {m}")).unwrap_or_default();
