@@ -380,7 +380,7 @@ fn read_compressed(p: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
 /// than [`inflate_cap`] of its compressed size (beyond, a bomb). What came
 /// before an I/O error is kept, as [`read_capped_keeping`] keeps it.
 fn inflate_whole<R: io::Read>(inflating: Inflating<R>, limit: u64) -> Result<Vec<u8>, ReadFailed> {
-    let len = inflating.len;
+    let len = inflating.compressed.so_far();
     // Game records compress about fourfold: a first guess for the buffer,
     // which never grows past what the stream may inflate to.
     let guess = len.saturating_mul(4);
@@ -427,12 +427,27 @@ fn bomb(len: u64) -> InputError {
 /// (a bomb, damaged data), which [`InputError::io`] gives back.
 pub(crate) struct Inflating<R: io::Read = io::BufReader<fs::File>> {
     decoder: Decoder<R>,
-    /// The compressed size, and the bytes decompressed so far.
-    pub(crate) len: u64,
+    compressed: CompressedSize,
+    /// The bytes decompressed so far.
     out: u64,
-    /// For a stream of unknown length, the compressed bytes read so far,
-    /// which stand for its size.
-    tally: Option<Arc<AtomicU64>>,
+}
+
+/// The compressed size the bomb cap is taken of.
+enum CompressedSize {
+    /// A file's or an archive entry's.
+    Known(u64),
+    /// A stream of unknown length (standard input): the bytes read so far
+    /// stand for its size.
+    ReadSoFar(Arc<AtomicU64>),
+}
+
+impl CompressedSize {
+    fn so_far(&self) -> u64 {
+        match self {
+            CompressedSize::Known(len) => *len,
+            CompressedSize::ReadSoFar(read) => read.load(Ordering::Relaxed),
+        }
+    }
 }
 
 impl Inflating {
@@ -445,7 +460,11 @@ impl Inflating {
 impl<R: io::BufRead> Inflating<R> {
     /// The `len` compressed bytes of `r`, told gzip, bzip2, xz or zstd by their
     /// first bytes.
-    pub(crate) fn new(mut r: R, len: u64) -> Result<Inflating<R>, InputError> {
+    pub(crate) fn new(r: R, len: u64) -> Result<Inflating<R>, InputError> {
+        Inflating::sized(r, CompressedSize::Known(len))
+    }
+
+    fn sized(mut r: R, compressed: CompressedSize) -> Result<Inflating<R>, InputError> {
         let head = r.fill_buf().map_err(|e| InputError::io(&e, Action::Read))?;
         let compression = Compression::of(head);
         if compression == Compression::None {
@@ -456,9 +475,8 @@ impl<R: io::BufRead> Inflating<R> {
         let decoder = compression.reader(r, 0).map_err(InputError::Decompress)?;
         Ok(Inflating {
             decoder,
-            len,
+            compressed,
             out: 0,
-            tally: None,
         })
     }
 }
@@ -472,9 +490,7 @@ impl<R: io::BufRead> Inflating<Tally<R>> {
             inner: r,
             read: Arc::clone(&read),
         };
-        let mut inflating = Inflating::new(tally, 0)?;
-        inflating.tally = Some(read);
-        Ok(inflating)
+        Inflating::sized(tally, CompressedSize::ReadSoFar(read))
     }
 }
 
@@ -514,10 +530,7 @@ impl<R: io::Read> io::Read for Inflating<R> {
             InputError::Decompress(explained(e.to_string())).into_io_like(&e)
         })?;
         self.out += n as u64;
-        let len = self
-            .tally
-            .as_ref()
-            .map_or(self.len, |read| read.load(Ordering::Relaxed));
+        let len = self.compressed.so_far();
         if self.out > inflate_cap(len) {
             return Err(bomb(len).into_io());
         }
