@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{jsonl, root, scratch, sgf_files, zip_end_record};
+use common::{jsonl, root, row_ending, scratch, sgf_files, zip_end_record};
 
 /// The real games of the project's corpus, as (name inside the archive, bytes),
 /// in the order a directory walk gives.
@@ -668,10 +668,7 @@ fn compressed_bytes_under_a_game_name_are_named_for_what_they_are() {
     }
     let (_, rows) = jsonl(&[d.to_str().unwrap()]);
     assert_eq!(rows.len(), files.len() + 1);
-    let plain = rows
-        .iter()
-        .find(|r| r["file"].as_str().unwrap().ends_with("/plain.sgf"))
-        .unwrap();
+    let plain = row_ending(&rows, "/plain.sgf");
     for r in &rows {
         assert_eq!(without_name(r.clone(), ""), without_name(plain.clone(), ""));
     }
@@ -899,14 +896,8 @@ fn xz_files_and_tars_are_read() {
     fs::write(d.join("one.sgf"), &entries[0].1).unwrap();
     let (_, rows) = jsonl(&[d.to_str().unwrap()]);
     assert_eq!(rows.len(), entries.len() + 2);
-    let plain = rows
-        .iter()
-        .find(|r| r["file"].as_str().unwrap().ends_with("/one.sgf"))
-        .unwrap();
-    let from_xz = rows
-        .iter()
-        .find(|r| r["file"].as_str().unwrap().ends_with("/one.sgf.xz"))
-        .unwrap();
+    let plain = row_ending(&rows, "/one.sgf");
+    let from_xz = row_ending(&rows, "/one.sgf.xz");
     assert_eq!(
         without_name(plain.clone(), ""),
         without_name(from_xz.clone(), "")
@@ -1647,10 +1638,7 @@ fn seven_zip_archives_made_by_7zip_are_read_or_reported() {
     let (_, packed) = jsonl(&[archive.to_str().unwrap()]);
     for (entry, file) in games.iter().zip(from) {
         let (_, plain) = jsonl(&[root().join(file).to_str().unwrap()]);
-        let row = packed
-            .iter()
-            .find(|r| r["file"].as_str().unwrap().ends_with(entry))
-            .unwrap();
+        let row = row_ending(&packed, entry);
         assert_eq!(
             without_name(row.clone(), ""),
             without_name(plain[0].clone(), "")

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{jsonl, scratch};
+use common::{jsonl, row_ending, scratch};
 
 /// 70 distinct points, Black and White alternating.
 fn moves(n: usize) -> String {
@@ -66,11 +66,7 @@ fn copies_and_truncated_copies_are_named() {
     }
     let (_, rows) = jsonl(&[dir.to_str().unwrap()]);
     assert_eq!(rows.len(), files.len());
-    let by_name = |n: &str| {
-        rows.iter()
-            .find(|r| r["file"].as_str().unwrap().ends_with(n))
-            .unwrap()
-    };
+    let by_name = |n: &str| row_ending(&rows, n);
     let dup = |n: &str| {
         let d = &by_name(n)["duplicate_of"];
         (!d.is_null()).then(|| {

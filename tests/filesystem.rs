@@ -6,7 +6,7 @@ mod common;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
 
-use common::{jsonl, scratch};
+use common::{jsonl, row_ending, scratch};
 use sgfaudit::audit::AuditOptions;
 use sgfaudit::input::{Item, Source, Walk};
 use sgfaudit::pipeline::audit_item;
@@ -23,16 +23,10 @@ fn symlink_loops_are_reported_and_the_walk_goes_on() {
     assert_eq!(code, 1);
     let files: Vec<&str> = rows.iter().map(|r| r["file"].as_str().unwrap()).collect();
     assert!(files.iter().any(|f| f.ends_with("/a.sgf")));
-    let back = rows
-        .iter()
-        .find(|r| r["file"].as_str().unwrap().ends_with("/back"))
-        .unwrap();
+    let back = row_ending(&rows, "/back");
     assert_eq!(back["status"], "error");
     assert!(back["error"].as_str().unwrap().contains("symlink loop"));
-    let me = rows
-        .iter()
-        .find(|r| r["file"].as_str().unwrap().ends_with("/self.sgf"))
-        .unwrap();
+    let me = row_ending(&rows, "/self.sgf");
     assert_eq!(me["findings"][0]["code"], "F001");
     let _ = fs::remove_dir_all(&d);
 }
@@ -59,10 +53,7 @@ fn dangling_links_are_reported_when_they_could_lead_to_games() {
     let (code, rows) = jsonl(&[d.to_str().unwrap()]);
     assert_eq!(code, 1);
     let error = |name: &str| {
-        let row = rows
-            .iter()
-            .find(|r| r["file"].as_str().unwrap().ends_with(name))
-            .unwrap_or_else(|| panic!("no row for {name}: {rows:?}"));
+        let row = row_ending(&rows, name);
         assert_eq!(row["findings"][0]["code"], "F001");
         row["error"].as_str().unwrap().to_string()
     };

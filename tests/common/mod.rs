@@ -118,6 +118,13 @@ pub fn jsonl(args: &[&str]) -> (i32, Vec<serde_json::Value>) {
     (out.status.code().unwrap_or(-1), rows)
 }
 
+/// The first row whose file name ends with `suffix`.
+pub fn row_ending<'a>(rows: &'a [serde_json::Value], suffix: &str) -> &'a serde_json::Value {
+    rows.iter()
+        .find(|r| r["file"].as_str().is_some_and(|f| f.ends_with(suffix)))
+        .unwrap_or_else(|| panic!("no row for a file ending with {suffix}: {rows:?}"))
+}
+
 /// Where a zip's end-of-central-directory record begins (the archives the
 /// tests write have no comment: the last 22 bytes).
 pub fn zip_end_record(zip: &[u8]) -> usize {
