@@ -1,7 +1,8 @@
 //! Time of the dead-stone estimate per game: every game under the given
 //! directories that ends with two passes or has a counted RE is replayed, and
 //! `estimate::estimate` alone is timed on its final position. Prints the mean,
-//! median, 99th percentile and the five slowest games.
+//! median, 99th percentile, the share of the time the slowest tenth and fifth
+//! of the games take, and the five slowest games.
 //!
 //! `cargo run --release --example estimate_times -- DIR...`
 
@@ -32,6 +33,19 @@ fn main() {
         times[times.len() / 2].0,
         times[times.len() / 100].0
     );
+    // Where the time goes: the share of the slowest games.
+    for tenths in [1, 2] {
+        let slowest: f64 = times
+            .iter()
+            .take(times.len() * tenths / 10)
+            .map(|t| t.0)
+            .sum();
+        println!(
+            "the slowest {}0% of games: {:.0}% of the time",
+            tenths,
+            100.0 * slowest / total
+        );
+    }
     for (ms, game) in times.iter().take(5) {
         println!("{ms:.2} ms  {game}");
     }
