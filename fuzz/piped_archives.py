@@ -6,7 +6,9 @@ they are cut short whatever their size (src/input/walk.rs). Each input (a zip st
 or deflated, a tar, a tar.gz, a .sgf.gz, .sgf.bz2 or .sgf.xz of real games
 from corpus/real, and a .tar.zst or .sgf.zst when the zstd program is
 installed, mutated: bit flips, cuts, insertions, copied spans) is
-audited at -j1 and -j2 under a 4 GB address-space limit and a 20 s timeout;
+audited at -j1 and -j2 under a 4 GB address-space limit and a 20 s timeout,
+named on the command line or, one time in three, on standard input (`-`,
+read as its first bytes say: src/input/stdin.rs);
 a crash, a hang, an input without a row or two outputs that differ are kept
 in fuzz/artifacts/piped/.
 
@@ -68,9 +70,10 @@ while time.time()-t0 < float(sys.argv[2]):
     kind,b=mk(); b=mutate(b); p=os.path.join(OUT,'current%d.%s'%(seed,SUFFIX[kind]))
     open(p,'wb').write(b)
     outs=[]
+    stdin=random.random()<1/3
     for j in ('-j1','-j2'):
         try:
-            r=subprocess.run(['prlimit','--as=4000000000',BIN,'check',p,'-q','--format','jsonl',j],capture_output=True,timeout=20,env=env)
+            r=subprocess.run(['prlimit','--as=4000000000',BIN,'check','-' if stdin else p,'-q','--format','jsonl',j],input=bytes(b) if stdin else None,capture_output=True,timeout=20,env=env)
             outs.append(r.stdout)
             if r.returncode not in (0,1,2) or b'panicked' in r.stderr or b'internal error' in r.stdout or not r.stdout.strip():
                 bad+=1; os.system('cp %s %s/bad%d_%d.%s'%(p,OUT,seed,bad,SUFFIX[kind])); print('BAD',j,r.returncode,r.stderr[-300:]); break
