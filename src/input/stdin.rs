@@ -46,15 +46,8 @@ pub(crate) fn open(mut r: impl Read + Send + 'static, max_size: u64) -> Result<S
     let compression = match Binary::sniff(&head) {
         Some(Binary::Tar) => return Ok(Stdin::Tar(Box::new(io::Cursor::new(head).chain(r)))),
         Some(Binary::Gzip | Binary::Bzip2 | Binary::Xz | Binary::Zstd) => Compression::of(&head),
-        Some(binary @ (Binary::Zip | Binary::SevenZip)) => {
-            let kind = match binary {
-                Binary::Zip => Kind::Zip,
-                _ => Kind::SevenZip,
-            };
-            let whole = io::Cursor::new(head).chain(r);
-            return read_capped(whole, 1 << 20, max_size, Action::ReadStdin)
-                .map(|bytes| Stdin::Held(kind, bytes));
-        }
+        Some(Binary::Zip) => return held(Kind::Zip, head, r, max_size),
+        Some(Binary::SevenZip) => return held(Kind::SevenZip, head, r, max_size),
         _ => return Ok(Stdin::Stream(Box::new(io::Cursor::new(head).chain(r)))),
     };
     let ahead = read_ahead(&mut r, &mut head, FIRST_BLOCK);
@@ -70,6 +63,18 @@ pub(crate) fn open(mut r: impl Read + Send + 'static, max_size: u64) -> Result<S
     }
     let inflating = Inflating::of_stream(io::BufReader::new(stream))?;
     Ok(Stdin::Stream(Box::new(inflating)))
+}
+
+/// A zip or 7z archive of `kind`, its first bytes `head` and the rest in
+/// `r`, read whole up to `max_size` bytes: both are read by seeking.
+fn held(kind: Kind, head: Vec<u8>, r: impl Read, max_size: u64) -> Result<Stdin, InputError> {
+    read_capped(
+        io::Cursor::new(head).chain(r),
+        1 << 20,
+        max_size,
+        Action::ReadStdin,
+    )
+    .map(|bytes| Stdin::Held(kind, bytes))
 }
 
 /// Reads from `r` into `head` until it holds `upto` bytes or `r` ends.
