@@ -733,3 +733,40 @@ fn a_closed_standard_output_ends_quietly_and_the_out_files_are_whole() {
     let page = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(page.ends_with("</html>\n"));
 }
+
+/// A file name and a text taken from an input cannot steer the terminal or
+/// the CI log: the summary, GitHub's annotations and `explain` print a colour
+/// sequence in the name and a control character in the record as visible
+/// escapes, and no other control character than the line feeds of their own
+/// lines reaches standard output or standard error; `explain` takes the name
+/// as printed.
+#[cfg(unix)]
+#[test]
+fn names_and_texts_from_inputs_are_printed_with_their_controls_escaped() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("sgfaudit-controls");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // White plays on Black's A9 (R401), and a U+0001 stands between the nodes (S206).
+    let file = dir.join("a\u{1b}[31mred.sgf");
+    std::fs::write(&file, "(;GM[1]FF[4]SZ[9];B[aa];W[aa]\u{1};B[bb])").unwrap();
+    // The escape byte written as names that are not UTF-8 write theirs.
+    let shown = format!("{}/a\\x1B[31mred.sgf", dir.display());
+    let clean = |s: &str| !s.chars().any(|c| c.is_control() && c != '\n');
+    for format in ["summary", "github"] {
+        let (code, out, err) = run(&["check", dir.to_str().unwrap(), "--format", format]);
+        assert_eq!(code, 1, "{format}: {err}");
+        assert!(out.contains(&shown), "{format}: {out}");
+        assert!(clean(&out) && clean(&err), "{format}: {out:?} {err:?}");
+    }
+    // `explain` opens the file by the name the reports print.
+    let (code, out, err) = run(&["explain", &shown]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("R401"), "{out}");
+    assert!(out.contains("`\\x01` is not SGF"), "{out}");
+    assert!(clean(&out) && clean(&err), "{out:?} {err:?}");
+    let (code, _, err) = run(&["explain", &format!("{}/gone\u{1b}[2J.sgf", dir.display())]);
+    assert_eq!(code, 2);
+    assert!(err.contains("gone\\x1B[2J.sgf"), "{err}");
+    assert!(clean(&err), "{err:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -19,6 +19,7 @@ use sgfaudit::core::replay::{Replayer, Verdicts};
 use sgfaudit::core::rules::{source_rule, RuleOptions, Ruleset};
 use sgfaudit::duplicates::Duplicates;
 use sgfaudit::report::diagram::{self, Mark, COLUMNS};
+use sgfaudit::report::printable;
 use sgfaudit::scoring::recorded::binding_of;
 use sgfaudit::scoring::Scoring;
 
@@ -124,7 +125,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         // written is.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("sgfaudit: {e}");
+            eprintln!("sgfaudit: {}", printable(&e.to_string()));
             ExitCode::from(2)
         }
     }
@@ -273,7 +274,13 @@ fn explain_move(
         writeln!(out, "  {:<9} {verdict}", r.key())?;
     }
     for f in here {
-        writeln!(out, "  {} {}: {}", f.code.id(), f.code.name(), f.message)?;
+        writeln!(
+            out,
+            "  {} {}: {}",
+            f.code.id(),
+            f.code.name(),
+            printable(&f.message)
+        )?;
     }
     Ok(true)
 }
@@ -306,7 +313,7 @@ fn list_findings(out: &mut impl Write, findings: &[Finding]) -> io::Result<()> {
             f.severity.as_str(),
             at,
             place,
-            f.message
+            printable(&f.message)
         )?;
     }
     if let Some(rest) = findings.get(FINDINGS_SHOWN..).filter(|r| !r.is_empty()) {
@@ -392,7 +399,7 @@ fn explain_end(
         )?;
     }
     if let Some(c) = &s.result_check {
-        writeln!(out, "\nresult check: RE[{}]", c.recorded)?;
+        writeln!(out, "\nresult check: RE[{}]", printable(&c.recorded))?;
         if let (Some(r), Some(computed)) = (c.declared_name, &c.computed) {
             writeln!(
                 out,

@@ -89,7 +89,7 @@ fn rules(json: bool) -> ExitCode {
 }
 
 fn usage_error(msg: &str) -> ExitCode {
-    eprintln!("sgfaudit: {msg}");
+    eprintln!("sgfaudit: {}", sgfaudit::report::printable(msg));
     ExitCode::from(2)
 }
 

@@ -61,11 +61,20 @@ fn level_of(s: Severity) -> (usize, &'static str) {
     }
 }
 
-/// Escapes a workflow command's message.
+/// Escapes a workflow command's message: line breaks and `%` are percent-encoded, as the runner decodes them; any
+/// other character that would act on the log around it (a colour sequence, a
+/// right-to-left override) is written as a visible escape.
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            c => super::push_printable(&mut out, c),
+        }
+    }
+    out
 }
 
 /// Escapes a workflow command's property value.
@@ -204,5 +213,6 @@ mod tests {
     fn escaping_follows_the_workflow_command_rules() {
         assert_eq!(escape_data("50%\r\n::error::x"), "50%25%0D%0A::error::x");
         assert_eq!(escape_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
+        assert_eq!(escape_data("x\u{1b}[2Ky"), "x\\x1B[2Ky");
     }
 }

@@ -118,6 +118,42 @@ pub fn shown_on_disk(name: &str) -> bool {
     disk == name && !crate::input::is_compressed_game_file(std::path::Path::new(disk))
 }
 
+/// `text` as a terminal or a CI log may show it: every character that would
+/// act on the text around it instead of showing ([`steers_terminal`]) is
+/// written as its UTF-8 bytes in `\xHH` escapes (ESC as `\x1B`), as the names
+/// of inputs write bytes that are not UTF-8, so that a file name or a text
+/// taken from an input cannot move the cursor, colour, hide or reorder what
+/// is printed after it, and a name printed so is one `explain` opens.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(steers_terminal) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        push_printable(&mut out, c);
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Whether `c`, printed, acts on the text around it instead of showing: a
+/// control character, or a bidirectional embedding, override or isolate
+/// (U+202A-U+202E, U+2066-U+2069), which reorders the text after it.
+pub fn steers_terminal(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Appends `c` to `out` as [`printable`] writes it.
+pub fn push_printable(out: &mut String, c: char) {
+    if steers_terminal(c) {
+        use std::fmt::Write;
+        for &b in c.encode_utf8(&mut [0; 4]).as_bytes() {
+            let _ = write!(out, "\\x{b:02X}");
+        }
+    } else {
+        out.push(c);
+    }
+}
+
 /// A sink for audit results, called in input order.
 pub trait Reporter {
     /// Whether it writes anything per game: one that writes only from the
@@ -363,5 +399,20 @@ mod tests {
         assert_eq!(s.games, 2);
         assert_eq!(s.by_code.get(&key), Some(&3), "{:?}", s.by_code);
         assert_eq!(s.games_by_code.get(&key), Some(&2), "{:?}", s.games_by_code);
+    }
+
+    /// Text that cannot move a terminal's cursor or colour stays as it is; a
+    /// colour sequence, a line feed and a right-to-left override become
+    /// their bytes in visible escapes, and nothing else of the text changes.
+    #[test]
+    fn a_text_is_printed_with_its_controls_escaped() {
+        assert!(matches!(
+            printable("games/2017 名人戦 ◆.sgf"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert_eq!(
+            printable("a\u{1b}[31mred\nline\u{202e}fgs.txt\t\u{7f}"),
+            "a\\x1B[31mred\\x0Aline\\xE2\\x80\\xAEfgs.txt\\x09\\x7F"
+        );
     }
 }

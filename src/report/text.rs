@@ -151,7 +151,7 @@ impl<W: Write> Reporter for TextReporter<W> {
             writeln!(o)?;
             writeln!(o, "files with most problems (errors, warnings):")?;
             for (e, w, p) in &s.top_files {
-                writeln!(o, "  {e:>4} {w:>4}  {p}")?;
+                writeln!(o, "  {e:>4} {w:>4}  {}", super::printable(p))?;
             }
         }
         o.flush()
