@@ -738,8 +738,8 @@ fn a_closed_standard_output_ends_quietly_and_the_out_files_are_whole() {
 /// the CI log: the summary, GitHub's annotations and `explain` print a colour
 /// sequence in the name and a control character in the record as visible
 /// escapes, and no other control character than the line feeds of their own
-/// lines reaches standard output or standard error; `explain` takes the name
-/// as printed.
+/// lines reaches standard output or standard error; `explain` takes a file's
+/// or an archive entry's name as printed.
 #[cfg(unix)]
 #[test]
 fn names_and_texts_from_inputs_are_printed_with_their_controls_escaped() {
@@ -764,6 +764,22 @@ fn names_and_texts_from_inputs_are_printed_with_their_controls_escaped() {
     assert!(out.contains("R401"), "{out}");
     assert!(out.contains("`\\x01` is not SGF"), "{out}");
     assert!(clean(&out) && clean(&err), "{out:?} {err:?}");
+    // An archive entry's name likewise, and `explain` finds the entry by it.
+    let tar = dir.join("games.tar");
+    let game = "(;GM[1]FF[4]SZ[9];B[aa];W[aa])";
+    let entry = "e\u{1b}[2Jx.sgf";
+    std::fs::write(
+        &tar,
+        common::tar_of(&[(entry, game.as_bytes())], Vec::new()),
+    )
+    .unwrap();
+    let shown = format!("{}!e\\x1B[2Jx.sgf", tar.display());
+    let (code, out, err) = run(&["check", tar.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains(&shown) && clean(&out), "{out:?}");
+    let (code, out, err) = run(&["explain", &shown]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("R401") && clean(&out), "{out:?}");
     let (code, _, err) = run(&["explain", &format!("{}/gone\u{1b}[2J.sgf", dir.display())]);
     assert_eq!(code, 2);
     assert!(err.contains("gone\\x1B[2J.sgf"), "{err}");

@@ -117,16 +117,28 @@ pub struct Entries {
 }
 
 impl Entries {
-    /// The entry named `name` (as reports name it), read up to it; an item
-    /// that says so when the archive holds none of that name.
+    /// The entry named `name` (as reports name it), read up to it, else the
+    /// entry whose name is the text its `\xHH` escapes stand for (a name with
+    /// a control character, as the summary prints it); an item that says so
+    /// when the archive holds neither.
     pub fn item_named(self, name: String, max_size: u64) -> Item {
-        self.into_iter()
-            .find(|handed| handed.name() == name)
-            .map(|handed| handed.into_item(max_size))
-            .unwrap_or_else(|| Item {
+        let unescaped = super::names::unescape_text(&name);
+        let mut fallback = None;
+        for handed in self {
+            if handed.name() == name {
+                return handed.into_item(max_size);
+            }
+            if fallback.is_none() && unescaped.as_deref() == Some(handed.name()) {
+                fallback = Some(handed);
+            }
+        }
+        match fallback {
+            Some(handed) => handed.into_item(max_size),
+            None => Item {
                 name,
                 source: Source::Broken(InputError::NoSuchEntry),
-            })
+            },
+        }
     }
 }
 

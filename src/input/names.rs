@@ -72,9 +72,18 @@ pub fn on_disk(name: &str) -> PathBuf {
     path
 }
 
+/// The text `\xHH` escapes in `text` stand for, when it holds some, they
+/// are its only backslashes besides `\\`, and they make UTF-8: an archive
+/// entry's name that the summary printed with its control characters escaped.
+pub(crate) fn unescape_text(text: &str) -> Option<String> {
+    if !text.contains("\\x") {
+        return None;
+    }
+    unescape_name(text).and_then(|bytes| String::from_utf8(bytes).ok())
+}
+
 /// The bytes [`escape_name`] wrote as `text`, when `text` is one of its
 /// escaped names.
-#[cfg(unix)]
 fn unescape_name(text: &str) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(text.len());
     let mut rest = text.as_bytes();
