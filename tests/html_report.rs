@@ -227,6 +227,8 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// Markup in a file name or a record stays text; a bidirectional override in
+/// a file name is shown as its escaped bytes, as the summary prints it.
 #[test]
 fn text_from_records_and_file_names_is_escaped() {
     let dir = scratch("html-hostile");
@@ -237,6 +239,9 @@ fn text_from_records_and_file_names_is_escaped() {
         common::HOSTILE,
     )
     .unwrap();
+    // A right-to-left override would show the rest of the name reversed.
+    #[cfg(unix)]
+    std::fs::write(games.join("x\u{202e}fgs.exe.sgf"), common::HOSTILE).unwrap();
     let page_path = dir.join("report.html");
     let code = check(&[
         games.to_str().unwrap(),
@@ -251,6 +256,11 @@ fn text_from_records_and_file_names_is_escaped() {
     }
     assert!(page.contains("&lt;script&gt;window.pwned=1&lt;/script&gt;"));
     assert!(page.contains("%3Cimg%20src%3Dx%20onerror%3Dalert%283%29%3E.sgf"));
+    #[cfg(unix)]
+    {
+        assert!(!page.contains('\u{202e}'), "the override reached the page");
+        assert!(page.contains("x\\xE2\\x80\\xAEfgs.exe.sgf"));
+    }
     svgs(&page);
     assert_anchors_resolve(&page);
 }

@@ -19,7 +19,7 @@ use std::path::{Component, Path, PathBuf};
 use super::chart::{self, Bar, Scale};
 use super::destination::Destination;
 use super::diagram::{self, escape, Mark};
-use super::{file_on_disk, percent_encode_path, Reporter, Summary};
+use super::{file_on_disk, percent_encode_path, printable, Reporter, Summary};
 use crate::audit::{FileInfo, GameReport, Status};
 use crate::core::board::Snapshot;
 use crate::core::findings::Severity;
@@ -137,6 +137,14 @@ struct Rank {
 
 /// How serious the game's problems are, or `None` when it has none that
 /// calls for a section.
+/// A file name or a text from an input as the page shows it: its control
+/// characters and bidirectional overrides as `\xHH` escapes, as the summary
+/// prints them (a browser would reorder the text after an override), then
+/// escaped for HTML.
+fn shown(text: &str) -> String {
+    escape(&printable(text))
+}
+
 fn rank(g: &GameReport) -> Option<Rank> {
     let errors = g
         .findings
@@ -344,7 +352,7 @@ impl HtmlReporter {
                 let _ = writeln!(
                     s,
                     "<tr><td>{}</td><td class=\"n\">{errors}</td><td class=\"n\">{warnings}</td><td>{link}</td></tr>",
-                    escape(path)
+                    shown(path)
                 );
             }
             s.push_str("</table>\n");
@@ -640,7 +648,7 @@ fn game_section(k: u64, file: &FileInfo, g: &GameReport, base: &Path) -> String 
         s,
         "<section class=\"game\" id=\"g{k}\">\n<h3>{badge}game {}: {} (game {} of the file{})</h3>",
         k + 1,
-        escape(&file.path),
+        shown(&file.path),
         g.index,
         g.start
             .map(|l| format!(", line {}", l.line))
@@ -650,7 +658,7 @@ fn game_section(k: u64, file: &FileInfo, g: &GameReport, base: &Path) -> String 
     let mut meta: Vec<String> = Vec::new();
     let mut add = |label: &str, v: &Option<String>| {
         if let Some(v) = v {
-            meta.push(format!("{label} {}", escape(v)));
+            meta.push(format!("{label} {}", shown(v)));
         }
     };
     add("Black", &info.black);
@@ -663,7 +671,7 @@ fn game_section(k: u64, file: &FileInfo, g: &GameReport, base: &Path) -> String 
     }
     meta.push(format!("{} moves", g.moves));
     if let Status::Error(e) = &g.status {
-        meta.push(format!("not audited: {}", escape(&e.to_string())));
+        meta.push(format!("not audited: {}", shown(&e.to_string())));
     }
     let _ = writeln!(s, "<p>{}</p>", meta.join(" · "));
     let pictured = g
@@ -674,7 +682,7 @@ fn game_section(k: u64, file: &FileInfo, g: &GameReport, base: &Path) -> String 
     let file_on_disk = file_on_disk(&file.path);
     let mut links = Vec::new();
     if let Some(h) = href(base, &file.path) {
-        links.push(format!("<a href=\"{h}\">{}</a>", escape(file_on_disk)));
+        links.push(format!("<a href=\"{h}\">{}</a>", shown(file_on_disk)));
     }
     // explain reads files and archive entries on disk again, not standard
     // input (nor the entries of an archive read from it), and only games
@@ -684,7 +692,7 @@ fn game_section(k: u64, file: &FileInfo, g: &GameReport, base: &Path) -> String 
         let m = pictured.map(|m| format!(" --move {m}")).unwrap_or_default();
         links.push(format!(
             "<code>sgfaudit explain {} --game {}{m}</code>",
-            escape(&shell_quote(&file.path)),
+            escape(&shell_quote(&printable(&file.path))),
             g.index
         ));
     }
@@ -725,7 +733,7 @@ fn findings_table(s: &mut String, k: u64, g: &GameReport, pictured: Option<u32>)
             f.code.name(),
             f.severity.as_str(),
             f.severity.as_str(),
-            escape(&f.message)
+            shown(&f.message)
         );
     }
     s.push_str("</table>\n");
@@ -822,7 +830,7 @@ fn final_part(s: &mut String, k: u64, sc: &Scored, board: Option<&Snapshot>) {
     }
     s.push_str("</table>\n");
     if let Some(c) = &sc.result_check {
-        let mut line = format!("RE[{}]", escape(&c.recorded));
+        let mut line = format!("RE[{}]", shown(&c.recorded));
         if let (Some(r), Some(computed)) = (c.declared_name, &c.computed) {
             let _ = write!(
                 line,
