@@ -61,9 +61,10 @@ fn level_of(s: Severity) -> (usize, &'static str) {
     }
 }
 
-/// Escapes a workflow command's message: line breaks and `%` are percent-encoded, as the runner decodes them; any
-/// other character that would act on the log around it (a colour sequence, a
-/// right-to-left override) is written as a visible escape.
+/// Escapes a workflow command's message: line breaks and `%` are
+/// percent-encoded, as the runner decodes them; any other character that
+/// would act on the log around it (a colour sequence, a right-to-left
+/// override) is written as its bytes in `\xHH` escapes.
 pub fn escape_data(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {

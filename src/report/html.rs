@@ -135,8 +135,6 @@ struct Rank {
     winner_changes: bool,
 }
 
-/// How serious the game's problems are, or `None` when it has none that
-/// calls for a section.
 /// A file name or a text from an input as the page shows it: its control
 /// characters and bidirectional overrides as `\xHH` escapes, as the summary
 /// prints them (a browser would reorder the text after an override), then
@@ -145,6 +143,8 @@ fn shown(text: &str) -> String {
     escape(&printable(text))
 }
 
+/// How serious the game's problems are, or `None` when it has none that
+/// calls for a section.
 fn rank(g: &GameReport) -> Option<Rank> {
     let errors = g
         .findings

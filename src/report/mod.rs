@@ -119,8 +119,8 @@ pub fn shown_on_disk(name: &str) -> bool {
 }
 
 /// `text` as a terminal or a CI log may show it: every character that would
-/// act on the text around it instead of showing ([`steers_terminal`]) is
-/// written as its UTF-8 bytes in `\xHH` escapes (ESC as `\x1B`), as the names
+/// act on the text around it instead of showing (a control character, or a
+/// bidirectional embedding, override or isolate) is written as its UTF-8 bytes in `\xHH` escapes (ESC as `\x1B`), as the names
 /// of inputs write bytes that are not UTF-8, so that a file name or a text
 /// taken from an input cannot move the cursor, colour, hide or reorder what
 /// is printed after it, and a name printed so is one `explain` opens.
@@ -138,12 +138,12 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
 /// Whether `c`, printed, acts on the text around it instead of showing: a
 /// control character, or a bidirectional embedding, override or isolate
 /// (U+202A-U+202E, U+2066-U+2069), which reorders the text after it.
-pub fn steers_terminal(c: char) -> bool {
+fn steers_terminal(c: char) -> bool {
     c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Appends `c` to `out` as [`printable`] writes it.
-pub fn push_printable(out: &mut String, c: char) {
+pub(crate) fn push_printable(out: &mut String, c: char) {
     if steers_terminal(c) {
         use std::fmt::Write;
         for &b in c.encode_utf8(&mut [0; 4]).as_bytes() {
