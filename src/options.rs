@@ -56,17 +56,41 @@ pub struct SeverityOverride {
     pub severity: Severity,
 }
 
+/// A finding code or the start of one (`R4`, `c601`), as `--select`,
+/// `--ignore` and `--severity` take it: trimmed and upper-cased, and refused
+/// unless some finding code starts with it, so that a mistyped code cannot
+/// select nothing or leave nothing out without a word.
+pub fn parse_code_prefix(s: &str) -> Result<String, String> {
+    let given = s.trim();
+    let prefix = given.to_ascii_uppercase();
+    if prefix.is_empty() {
+        return Err("expected a finding code or the start of one, e.g. R4 or C601".into());
+    }
+    if Code::ALL.iter().any(|c| c.id().starts_with(&prefix)) {
+        return Ok(prefix);
+    }
+    if let Some((id, name)) = Code::RETIRED.iter().find(|(id, _)| id.starts_with(&prefix)) {
+        return Err(format!(
+            "`{given}`: {id} ({name}) is a retired code, no longer reported \
+             (docs/OUTPUT.md, \"Retired codes\")"
+        ));
+    }
+    Err(format!(
+        "`{given}`: no finding code starts with it (see `sgfaudit codes`)"
+    ))
+}
+
+/// A comma-separated list of code prefixes (empty items skipped).
+fn code_prefixes(value: &str) -> Result<Vec<String>, String> {
+    list(value).iter().map(|s| parse_code_prefix(s)).collect()
+}
+
 /// `CODE=LEVEL`, the code a prefix of some finding code.
 pub fn parse_severity_override(s: &str) -> Result<SeverityOverride, String> {
     let (code, level) = s
         .split_once('=')
         .ok_or_else(|| format!("`{s}`: expected CODE=LEVEL, e.g. R405=warning"))?;
-    let prefix = code.trim().to_ascii_uppercase();
-    if prefix.is_empty() || !Code::ALL.iter().any(|c| c.id().starts_with(&prefix)) {
-        return Err(format!(
-            "`{code}`: no finding code starts with it (see `sgfaudit codes`)"
-        ));
-    }
+    let prefix = parse_code_prefix(code)?;
     let severity = match level.trim().to_ascii_lowercase().as_str() {
         "error" => Severity::Error,
         "warning" => Severity::Warning,
@@ -194,8 +218,8 @@ impl RunOptions {
                     .map_err(|_| format!("invalid value `{value}` for jobs: not a count"))?
             }
             "max_file_size" => a.max_file_size = parse_size(value)?,
-            "select" => self.selection.select = list(value),
-            "ignore" => self.selection.ignore = list(value),
+            "select" => self.selection.select = code_prefixes(value)?,
+            "ignore" => self.selection.ignore = code_prefixes(value)?,
             "severity" => {
                 self.selection.severity = list(value)
                     .iter()

@@ -544,6 +544,69 @@ fn severity_overrides_change_level_and_exit_status() {
     }
 }
 
+/// `--select` and `--ignore` read a code in any letter case, and a code
+/// that no finding code starts with is a usage error naming it (exit 2,
+/// nothing audited): a mistyped code in a CI job must not select nothing, or
+/// leave nothing out, and pass. `ko-immediate.sgf`'s one error is R404 (see
+/// `severity_overrides_change_level_and_exit_status`), so leaving out R4
+/// passes the run. C604 is in docs/OUTPUT.md's table of retired codes.
+#[test]
+fn a_code_selects_in_any_case_and_a_code_of_nothing_is_refused() {
+    let file = "corpus/rules/ko-immediate.sgf";
+    let jsonl = |flag: &str, codes: &str| {
+        let (code, out, err) = run(&["check", file, "-q", "--format", "jsonl", flag, codes]);
+        assert_eq!(code, if flag == "--select" { 1 } else { 0 }, "{err}");
+        out
+    };
+    let upper = jsonl("--select", "R404");
+    assert!(upper.contains("\"code\":\"R404\""), "{upper}");
+    assert_eq!(jsonl("--select", "r404"), upper);
+    assert!(!jsonl("--ignore", "r4").contains("\"code\":\"R4"));
+    for (flag, codes, says) in [
+        ("--select", "R4O4", "`R4O4`: no finding code starts with it"),
+        ("--ignore", "A5,Z9", "`Z9`: no finding code starts with it"),
+        (
+            "--select",
+            "c604",
+            "C604 (winner-differs) is a retired code",
+        ),
+        ("--select", "R4,", "expected a finding code"),
+    ] {
+        let (code, out, err) = run(&["check", file, "-q", flag, codes]);
+        assert_eq!(code, 2, "{flag} {codes}: {err}");
+        assert!(out.is_empty(), "{flag} {codes}: {out}");
+        assert!(err.contains(says), "{flag} {codes}: {err}");
+    }
+}
+
+/// The table of retired codes in docs/OUTPUT.md is the one the selection
+/// refuses, and no retired code is reported again.
+#[test]
+fn retired_codes_are_the_documented_ones() {
+    let doc = std::fs::read_to_string(root().join("docs/OUTPUT.md")).unwrap();
+    let table = doc.split("### Retired codes").nth(1).unwrap();
+    let rows: Vec<(String, String)> = table
+        .lines()
+        .skip_while(|l| !l.starts_with("| ---"))
+        .skip(1)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            (cells[1].to_string(), cells[2].to_string())
+        })
+        .collect();
+    let retired: Vec<(String, String)> = sgfaudit::core::findings::Code::RETIRED
+        .iter()
+        .map(|(id, name)| (id.to_string(), name.to_string()))
+        .collect();
+    assert_eq!(rows, retired);
+    for (id, _) in &retired {
+        assert!(sgfaudit::core::findings::Code::ALL
+            .iter()
+            .all(|c| c.id() != id));
+    }
+}
+
 /// `--svg` draws the position after move 10 of `ko-immediate.sgf`: by hand,
 /// Black D6 C5 D4 A9 (E5 was captured by the retake) and White E6 D5 F5 E4,
 /// the move at D5 ringed; a file name with markup in it is escaped.

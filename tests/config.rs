@@ -293,6 +293,14 @@ fn a_bad_configuration_names_file_line_and_key() {
             "[[overrides]]\npaths = [\"x/**\"]\nseverity = [\"Z9=info\"]\n",
             "sgfaudit.toml:3: overrides: severity:",
         ),
+        (
+            "[[overrides]]\npaths = [\"x/**\"]\nignore = [\"A5\", \"C6O1\"]\n",
+            "sgfaudit.toml:3: overrides: ignore: `C6O1`: no finding code starts with it",
+        ),
+        (
+            "jobs = 1\nselect = [\"R4\", \"Q1\"]\n",
+            "sgfaudit.toml:2: select:",
+        ),
     ];
     for (i, (text, expected)) in cases.iter().enumerate() {
         let dir = project(&format!("config-bad-{i}"), "sgfaudit.toml", text);

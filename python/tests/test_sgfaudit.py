@@ -142,6 +142,9 @@ def test_options_have_the_cli_names_and_messages():
         sgfaudit.audit(ko, dead_stones="maybe")
     with pytest.raises(ValueError, match="no finding code starts with it"):
         sgfaudit.audit(ko, severity="Z9=info")
+    with pytest.raises(ValueError, match="`R4O4`: no finding code starts with it"):
+        sgfaudit.audit(ko, ignore=["R4O4"])
+    assert sgfaudit.audit(ko, select=["r404"]).findings.column("code").to_pylist() == ["R404"]
     with pytest.raises(TypeError, match="unknown option 'colour'"):
         sgfaudit.audit(ko, colour="x")
     assert "dead_stones" in sgfaudit.option_names()

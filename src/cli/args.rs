@@ -258,11 +258,11 @@ pub struct ConfigArgs {
 #[derive(clap::Args)]
 pub struct AuditArgs {
     /// Report only the findings whose code starts with one of these
-    /// (comma-separated: `R4,C601`).
-    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    /// (comma-separated: `R4,C601`; any letter case).
+    #[arg(long, value_name = "CODES", value_delimiter = ',', value_parser = options::parse_code_prefix)]
     pub select: Vec<String>,
     /// Leave out the findings whose code starts with one of these.
-    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    #[arg(long, value_name = "CODES", value_delimiter = ',', value_parser = options::parse_code_prefix)]
     pub ignore: Vec<String>,
     /// Give the findings whose code starts with CODE this severity
     /// (comma-separated, repeatable: `R405=warning,A5=info`; the last that

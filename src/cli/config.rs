@@ -19,7 +19,7 @@ use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, CommandFactory};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-use sgfaudit::options::parse_severity_override;
+use sgfaudit::options::{parse_code_prefix, parse_severity_override};
 
 use super::args::{Cli, PathOverride};
 
@@ -280,8 +280,18 @@ fn load_overrides(
             let list = strings(v).ok_or((kline, format!("{k}: expects a list of strings")))?;
             match k.as_str() {
                 "paths" => o.patterns = list,
-                "select" => o.select = list,
-                "ignore" => o.ignore = list,
+                "select" | "ignore" => {
+                    let codes = list
+                        .iter()
+                        .map(|s| parse_code_prefix(s))
+                        .collect::<Result<_, _>>()
+                        .map_err(|m| (kline, format!("{k}: {m}")))?;
+                    if k == "select" {
+                        o.select = codes;
+                    } else {
+                        o.ignore = codes;
+                    }
+                }
                 "severity" => {
                     o.severity = list
                         .iter()

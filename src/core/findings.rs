@@ -110,6 +110,11 @@ codes! {
 }
 
 impl Code {
+    /// Codes no longer reported, with their names (docs/OUTPUT.md, "Retired
+    /// codes"). A code is never reused, so a selection naming one selects nothing.
+    pub const RETIRED: [(&'static str, &'static str); 2] =
+        [("C604", "winner-differs"), ("C605", "seki-readings-differ")];
+
     /// The codes of illegal moves, which the per-ruleset verdicts also list.
     pub const ILLEGAL_MOVES: [Code; 6] = [
         Code::Occupied,
