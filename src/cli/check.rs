@@ -160,7 +160,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     summary.baseline = baseline.as_ref().map(Baseline::counts);
     let found = summary.by_severity.values().sum();
     if let Some(why) = baseline.as_ref().and_then(|b| b.none_met(found)) {
-        eprintln!("sgfaudit: {why}");
+        say!("sgfaudit: {why}");
     }
     let finished = match result {
         Ok(()) => reporters.finish(&summary),
@@ -173,12 +173,12 @@ pub fn run(args: CheckArgs) -> ExitCode {
         if e.kind() == io::ErrorKind::BrokenPipe {
             return ExitCode::SUCCESS; // the reader went away: not an error
         }
-        eprintln!("sgfaudit: cannot write {e}");
+        say!("sgfaudit: cannot write {e}");
         unmake_out_dir();
         return ExitCode::from(2);
     }
     if summary.interrupted {
-        eprintln!("sgfaudit: interrupted; the reports hold what was audited");
+        say!("sgfaudit: interrupted; the reports hold what was audited");
         return ExitCode::from(130);
     }
     exit_status(&args, &summary, files_in)
@@ -189,7 +189,7 @@ fn capped_jobs(jobs: usize) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let cap = THREADS_PER_CORE * cores;
     if jobs > cap {
-        eprintln!("sgfaudit: --jobs {jobs} is more than {THREADS_PER_CORE} per core; using {cap}");
+        say!("sgfaudit: --jobs {jobs} is more than {THREADS_PER_CORE} per core; using {cap}");
         return cap;
     }
     jobs
@@ -344,7 +344,7 @@ fn step_summary() -> Option<Box<dyn Write + Send>> {
         Ok(f) => Some(Box::new(io::BufWriter::new(f))),
         Err(e) => {
             let shown = std::path::Path::new(&path).display().to_string();
-            eprintln!("sgfaudit: warning: cannot append the job summary to {shown}: {e}");
+            say!("sgfaudit: warning: cannot append the job summary to {shown}: {e}");
             None
         }
     }
@@ -366,14 +366,15 @@ fn progress_bar(quiet: bool) -> Option<ProgressBar> {
 /// 0, or 1 for findings at `--fail-on`, or 2 when nothing could be read.
 fn exit_status(args: &CheckArgs, summary: &Summary, files_in: u64) -> ExitCode {
     if files_in != summary.files {
-        eprintln!(
+        say!(
             "sgfaudit: internal error: {} inputs but {} reports",
-            files_in, summary.files
+            files_in,
+            summary.files
         );
         return ExitCode::from(2);
     }
     if summary.files == 0 || summary.files_unreadable == summary.files {
-        eprintln!("sgfaudit: nothing readable among the inputs");
+        say!("sgfaudit: nothing readable among the inputs");
         return ExitCode::from(2);
     }
     match args.failing_severity() {

@@ -125,7 +125,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         // written is.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("sgfaudit: {}", printable(&e.to_string()));
+            say!("sgfaudit: {}", printable(&e.to_string()));
             ExitCode::from(2)
         }
     }
@@ -215,9 +215,7 @@ fn explain_move(
 ) -> io::Result<bool> {
     let Some((before, after)) = record.around_move(m) else {
         let n = record.move_count();
-        eprintln!(
-            "sgfaudit: the record has no move {m} (it has {n}; moves count from 1, passes too)"
-        );
+        say!("sgfaudit: the record has no move {m} (it has {n}; moves count from 1, passes too)");
         return Ok(false);
     };
     let Some(Event::Move { color, kind }) = after.events.last().copied() else {

@@ -1,6 +1,16 @@
 //! The command line: arguments, subcommands, exit statuses. A thin layer over
 //! the library; the only code that knows clap, the terminal and `process::exit`.
 
+/// `eprintln!` that never panics. A message is lost when standard error is a
+/// closed pipe too (`sgfaudit check ... 2>&1 | head`): the run then ends with
+/// its own status instead of aborting while it tells why.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod args;
 mod check;
 mod config;
@@ -17,7 +27,7 @@ use sgfaudit::core::findings::Code;
 /// Runs the command line.
 pub fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
-        eprintln!("sgfaudit: internal error: {info}");
+        say!("sgfaudit: internal error: {info}");
     }));
     let cli = match with_config() {
         Ok(cli) => cli,
@@ -31,7 +41,7 @@ pub fn main() -> ExitCode {
         // else, so the process never dies with Rust's panic status 101.
         Command::Check(args) => {
             std::panic::catch_unwind(move || check::run(*args)).unwrap_or_else(|_| {
-                eprintln!("sgfaudit: stopped by an internal error (reported above)");
+                say!("sgfaudit: stopped by an internal error (reported above)");
                 ExitCode::from(2)
             })
         }
@@ -89,7 +99,7 @@ fn rules(json: bool) -> ExitCode {
 }
 
 fn usage_error(msg: &str) -> ExitCode {
-    eprintln!("sgfaudit: {}", sgfaudit::report::printable(msg));
+    say!("sgfaudit: {}", sgfaudit::report::printable(msg));
     ExitCode::from(2)
 }
 

@@ -30,7 +30,15 @@ pub struct CsvReporter {
     partials: Vec<Partial>,
 }
 
+/// The error as an I/O error, keeping the kind of one that is (a closed pipe
+/// stays `BrokenPipe`, which ends a run quietly).
 fn csv_err(e: csv::Error) -> io::Error {
+    if e.is_io_error() {
+        if let csv::ErrorKind::Io(e) = e.into_kind() {
+            return e;
+        }
+        unreachable!("an I/O error's kind is Io");
+    }
     io::Error::other(e)
 }
 

@@ -106,7 +106,7 @@ impl<W: Write> Reporter for GitlabReporter<W> {
             };
             self.out.write_all(if self.any { b",\n" } else { b"[\n" })?;
             self.any = true;
-            serde_json::to_writer(&mut self.out, &issue).map_err(io::Error::other)?;
+            serde_json::to_writer(&mut self.out, &issue).map_err(io::Error::from)?;
         }
         Ok(())
     }

@@ -204,7 +204,7 @@ impl<W: Write> SarifReporter<W> {
         }
         self.any_result = true;
         self.out.write_all(b"\n")?;
-        serde_json::to_writer(&mut self.out, &result).map_err(io::Error::other)
+        serde_json::to_writer(&mut self.out, &result).map_err(io::Error::from)
     }
 }
 
@@ -240,7 +240,7 @@ impl<W: Write> Reporter for SarifReporter<W> {
             },
         };
         self.out.write_all(b"\n],\"tool\":")?;
-        serde_json::to_writer(&mut self.out, &tool).map_err(io::Error::other)?;
+        serde_json::to_writer(&mut self.out, &tool).map_err(io::Error::from)?;
         self.out.write_all(b"}]}\n")?;
         self.out.flush()
     }
