@@ -34,17 +34,20 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("`{s}` is not a usable size"))
 }
 
-/// `record`, `rules` or a number.
+/// `record`, `rules` or a number no larger than the largest board's points
+/// (a record's KM beyond its own board's is ignored likewise).
 pub fn parse_komi(s: &str) -> Result<KomiMode, String> {
+    const MOST: f64 = (crate::core::board::MAX_SIZE * crate::core::board::MAX_SIZE) as f64;
     match s {
         "record" => Ok(KomiMode::Record),
         "rules" => Ok(KomiMode::Rules),
-        v => v
-            .parse::<f64>()
-            .ok()
-            .filter(|k| k.is_finite())
-            .map(KomiMode::Value)
-            .ok_or_else(|| format!("`{v}` is not record, rules or a number")),
+        v => match v.parse::<f64>().ok().filter(|k| k.is_finite()) {
+            None => Err(format!("`{v}` is not record, rules or a number")),
+            Some(k) if k.abs() > MOST => Err(format!(
+                "`{v}` is more than the largest board's {MOST} points"
+            )),
+            Some(k) => Ok(KomiMode::Value(k)),
+        },
     }
 }
 
@@ -317,6 +320,18 @@ mod tests {
             .unwrap_err()
             .starts_with("unknown option"));
         assert!(o.set("severity", "Z9=info").is_err());
+    }
+
+    /// The largest board, 52x52, has 2,704 points: a komi beyond them could
+    /// never be a game's, as a record's KM beyond its board's is ignored.
+    #[test]
+    fn a_komi_is_a_number_within_the_largest_board() {
+        assert_eq!(parse_komi("2704"), Ok(KomiMode::Value(2704.0)));
+        assert_eq!(parse_komi("-2704"), Ok(KomiMode::Value(-2704.0)));
+        assert_eq!(parse_komi("record"), Ok(KomiMode::Record));
+        for refused in ["2704.5", "-3000", "1e308", "inf", "NaN", "6.5 "] {
+            assert!(parse_komi(refused).is_err(), "{refused}");
+        }
     }
 
     #[test]
