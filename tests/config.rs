@@ -343,3 +343,47 @@ fn no_baseline_sets_aside_the_configuration_s_baseline() {
     assert!(setting(&shown, "no-baseline").ends_with("# command line"));
     assert!(!shown.contains("\nbaseline = "), "{shown}");
 }
+
+/// A negative komi (Black receives the points) is read from the file and
+/// from the command line alike, not taken for a flag. The record counts
+/// B+46 with KM[0] by its own comment (Black 48 points, White 2), so a
+/// komi of -3.5 gives B+49.5.
+#[test]
+fn a_negative_komi_is_a_komi() {
+    let dir = scratch("config-negative-komi");
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = root().join("corpus/rules/count-point-to-fill.sgf");
+    let game = game.to_str().unwrap();
+    let japanese = |jsonl: &str| -> String {
+        let row: serde_json::Value = serde_json::from_str(jsonl.trim()).unwrap();
+        row["rulesets"]["japanese"]["score"]["result"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    std::fs::write(dir.join("sgfaudit.toml"), "komi = -3.5\n").unwrap();
+    let (code, out, err) = run_in(&dir, &["check", game, "-q", "--format", "jsonl"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(japanese(&out), "B+49.5");
+    let (code, out, err) = run_in(
+        &dir,
+        &[
+            "check",
+            game,
+            "-q",
+            "--no-config",
+            "--komi",
+            "-3.5",
+            "--format",
+            "jsonl",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(japanese(&out), "B+49.5");
+    let (code, out, err) = run_in(
+        &dir,
+        &["check", game, "-q", "--no-config", "--format", "jsonl"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(japanese(&out), "B+46");
+}

@@ -294,7 +294,12 @@ pub struct AuditArgs {
     #[arg(long, value_enum, default_value = "finished")]
     pub score: ScoreArg,
     /// Komi for scoring: `record` (KM, else the ruleset's own), `rules`, or a number.
-    #[arg(long, value_parser = options::parse_komi, default_value = "record")]
+    #[arg(
+        long,
+        value_parser = options::parse_komi,
+        default_value = "record",
+        allow_negative_numbers = true
+    )]
     pub komi: KomiMode,
     /// Files, standard input and archive entries larger than this are not read
     /// (an error row says so); a UTF-8 collection in a file (compressed or

@@ -202,9 +202,10 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
                 return Err(err(Some(line), Some(key), "expects true or false".into()));
             }
             // A list is the flag given once per item, as on the command line
-            // (an item may hold a comma: a glob's `{a,b}`, a file's name).
+            // (an item may hold a comma: a glob's `{a,b}`, a file's name);
+            // `--flag=value`, so a value may begin with a hyphen (`-3.5`).
             (v, true) => match value_texts(v) {
-                Some(items) => items.into_iter().flat_map(|t| [long.clone(), t]).collect(),
+                Some(items) => items.into_iter().map(|t| format!("{long}={t}")).collect(),
                 None => {
                     return Err(err(
                         Some(line),
