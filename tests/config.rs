@@ -119,13 +119,14 @@ fn overrides_change_the_selection_of_matching_paths() {
 
 /// A list is the flag given once per item, as `-g a -g b` on the command
 /// line: two globs read both folders, and a glob's own comma (`{a,b}`) stays
-/// inside it.
+/// inside it. (`/ko.sgf` is anchored below the directory named; `ko.sgf`
+/// alone would match that name at any depth, as in a .gitignore.)
 #[test]
 fn each_item_of_a_list_is_one_flag() {
     let dir = project(
         "config-lists",
         "sgfaudit.toml",
-        "glob = [\"ko.sgf\", \"positions/*.sgf\"]\n",
+        "glob = [\"/ko.sgf\", \"positions/*.sgf\"]\n",
     );
     let ko = root().join("corpus/rules/ko-immediate.sgf");
     std::fs::create_dir_all(dir.join("games/other")).unwrap();

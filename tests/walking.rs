@@ -114,6 +114,20 @@ fn globs_keep_and_leave_out_below_the_directory() {
         files(&dir, &["a", "-g", "*.sgf", "-g", "!pro.sgf"]),
         ["a/keep.bak.sgf", "a/sub/s.sgf"]
     );
+    // ripgrep's -g reads gitignore globs: one without a slash matches a
+    // name at any depth, a directory left out is left out whole, and the
+    // last glob that matches a path decides.
+    assert_eq!(files(&dir, &["a", "-g", "s*.sgf"]), ["a/sub/s.sgf"]);
+    assert_eq!(
+        files(&dir, &["a", "-g", "!sub"]),
+        ["a/keep.bak.sgf", "a/pro.sgf"]
+    );
+    assert_eq!(
+        files(&dir, &["a", "-g", "!*.sgf", "-g", "pro.sgf"]),
+        ["a/pro.sgf"]
+    );
+    assert_eq!(files(&dir, &["a", "-g", "sub/*.sgf"]), ["a/sub/s.sgf"]);
+    assert_eq!(files(&dir, &["a", "-g", "*/s.sgf"]), ["a/sub/s.sgf"]);
     let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
         .current_dir(&dir)
         .args(["check", "a", "-g", "a/{b"])

@@ -3,10 +3,11 @@
 //! Inside the directories it walks, as ripgrep does: names beginning with
 //! `.` are left out unless asked for (`hidden`); `.gitignore` and `.ignore`
 //! files of the walked directories apply to their subtrees (a deeper file
-//! wins, `!` re-includes); `--glob` patterns, matched against the path below
-//! the directory named on the command line, keep (`*.sgf`) or leave out
-//! (`!drafts/**`) files and directories; the run's own output directory is
-//! never read. A path named on the command line is always read. What is
+//! wins, `!` re-includes); `--glob` patterns, gitignore globs matched
+//! against the path below the directory named on the command line (a glob
+//! without a slash matches a name at any depth; the last glob that matches
+//! wins), keep files (`*.sgf`) or leave out files and directories
+//! (`!drafts`); the run's own output directory is never read. A path named on the command line is always read. What is
 //! left out is counted ([`Walk::skipped`]).
 
 use std::collections::HashSet;
@@ -17,8 +18,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::overrides::{Override, OverrideBuilder};
 use ignore::Match;
 
 use super::archive;
@@ -105,19 +106,13 @@ struct Frame {
     ignore: Option<Gitignore>,
 }
 
-/// `--glob` patterns: those that keep and those (`!`) that leave out.
-#[derive(Clone, Debug, Default)]
-struct Globs {
-    keep: Option<GlobSet>,
-    leave: Option<GlobSet>,
-}
-
 /// What the walk leaves out inside directories.
 #[derive(Clone, Debug)]
 struct Filter {
     hidden: bool,
     ignore_files: bool,
-    globs: Globs,
+    /// `--glob` patterns, as ripgrep's `-g` reads them.
+    globs: Override,
     /// Identities of directories never read (the run's output directory).
     excluded: Vec<(u64, u64)>,
 }
@@ -127,7 +122,7 @@ impl Default for Filter {
         Filter {
             hidden: false,
             ignore_files: true,
-            globs: Globs::default(),
+            globs: Override::empty(),
             excluded: Vec::new(),
         }
     }
@@ -226,29 +221,17 @@ impl Walk {
         self
     }
 
-    /// `--glob` patterns, ripgrep's way: `*.sgf` keeps (when any pattern
-    /// keeps, a file must match one), `!drafts/**` leaves out.
+    /// `--glob` patterns, ripgrep's way: gitignore globs relative to the
+    /// directory named, `*.sgf` keeps (when any pattern keeps, a file must
+    /// match one), `!drafts` leaves out, and the last that matches wins.
     pub fn globs(mut self, patterns: &[String]) -> Result<Walk, String> {
-        let mut keep = GlobSetBuilder::new();
-        let mut leave = GlobSetBuilder::new();
-        let (mut any_keep, mut any_leave) = (false, false);
+        // Paths are matched relative to the directory named (`leaves_out`),
+        // so the patterns' root is `.`, which strips nothing.
+        let mut b = OverrideBuilder::new(".");
         for p in patterns {
-            let (set, pattern, any) = match p.strip_prefix('!') {
-                Some(rest) => (&mut leave, rest, &mut any_leave),
-                None => (&mut keep, p.as_str(), &mut any_keep),
-            };
-            let g = Glob::new(pattern).map_err(|e| format!("--glob {p}: {e}"))?;
-            set.add(g);
-            *any = true;
+            b.add(p).map_err(|e| format!("--glob {p}: {e}"))?;
         }
-        let build = |b: GlobSetBuilder, any: bool| -> Result<Option<GlobSet>, String> {
-            any.then(|| b.build().map_err(|e| format!("--glob: {e}")))
-                .transpose()
-        };
-        self.filter.globs = Globs {
-            keep: build(keep, any_keep)?,
-            leave: build(leave, any_leave)?,
-        };
+        self.filter.globs = b.build().map_err(|e| format!("--glob: {e}"))?;
         Ok(self)
     }
 
@@ -294,10 +277,7 @@ impl Walk {
             }
         }
         let below = path.strip_prefix(&self.root_path).unwrap_or(path);
-        if f.globs.leave.as_ref().is_some_and(|g| g.is_match(below)) {
-            return true;
-        }
-        !is_dir && f.globs.keep.as_ref().is_some_and(|g| !g.is_match(below))
+        f.globs.matched(below, is_dir).is_ignore()
     }
 
     /// The rules of `dir`'s own `.gitignore` and `.ignore`, if it has any.
