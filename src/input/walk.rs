@@ -7,8 +7,9 @@
 //! against the path below the directory named on the command line (a glob
 //! without a slash matches a name at any depth; the last glob that matches
 //! wins), keep files (`*.sgf`) or leave out files and directories
-//! (`!drafts`); the run's own output directory is never read. A path named on the command line is always read. What is
-//! left out is counted ([`Walk::skipped`]).
+//! (`!drafts`); the run's own output directory is never read. A path named
+//! on the command line is always read. What is left out is counted
+//! ([`Walk::skipped`]).
 
 use std::collections::HashSet;
 use std::ffi::OsString;
