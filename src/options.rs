@@ -165,6 +165,17 @@ pub struct RunOptions {
     pub selection: Selection,
     /// Worker threads (0: all cores).
     pub jobs: usize,
+    pub walk: WalkOptions,
+}
+
+/// What a walk through directories leaves out (`--hidden`, `--no-ignore`,
+/// `--glob`): it applies only where directories are walked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WalkOptions {
+    pub hidden: bool,
+    pub no_ignore: bool,
+    /// One glob per item: a glob may hold a comma (`{a,b}`).
+    pub globs: Vec<String>,
 }
 
 /// `value` as one of `choices` (the option's values as the CLI spells them).
@@ -207,10 +218,14 @@ impl RunOptions {
         "check_markup",
         "score",
         "komi",
+        "hidden",
+        "no_ignore",
+        "glob",
     ];
 
     /// Sets one option from its text, as the CLI reads the flag of the same
-    /// name (`dead_stones` is `--dead-stones`); lists are comma-separated.
+    /// name (`dead_stones` is `--dead-stones`); lists are comma-separated,
+    /// but `glob`'s items are one a line (a glob may hold a comma).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         let a = &mut self.audit;
         match name {
@@ -283,6 +298,19 @@ impl RunOptions {
                 )?
             }
             "komi" => a.scoring.komi = parse_komi(value)?,
+            "hidden" => {
+                self.walk.hidden = choose(name, value, &[("true", true), ("false", false)])?
+            }
+            "no_ignore" => {
+                self.walk.no_ignore = choose(name, value, &[("true", true), ("false", false)])?
+            }
+            "glob" => {
+                self.walk.globs = value
+                    .lines()
+                    .filter(|g| !g.is_empty())
+                    .map(String::from)
+                    .collect()
+            }
             other => {
                 return Err(format!(
                     "unknown option `{other}`: the options are {}",
@@ -320,6 +348,16 @@ mod tests {
             .unwrap_err()
             .starts_with("unknown option"));
         assert!(o.set("severity", "Z9=info").is_err());
+        o.set("glob", "{a,b}.sgf\n!drafts").unwrap();
+        o.set("hidden", "true").unwrap();
+        assert_eq!(
+            o.walk,
+            WalkOptions {
+                hidden: true,
+                no_ignore: false,
+                globs: vec!["{a,b}.sgf".into(), "!drafts".into()],
+            }
+        );
     }
 
     /// The largest board, 52x52, has 2,704 points: a komi beyond them could

@@ -84,7 +84,8 @@ def _pairs(options: dict[str, Any]) -> list[tuple[str, str]]:
         if isinstance(value, bool):
             text = "true" if value else "false"
         elif isinstance(value, (list, tuple)):
-            text = ",".join(str(v) for v in value)
+            # A glob may hold a comma (`{a,b}`): globs go one a line.
+            text = ("\n" if name == "glob" else ",").join(str(v) for v in value)
         else:
             text = str(value)
         pairs.append((name, text))
@@ -105,7 +106,11 @@ def _result(raw: tuple[bytes, bytes, bytes, str]) -> AuditResult:
 def audit(paths: Union[PathLike, Iterable[PathLike]], **options: Any) -> AuditResult:
     """Audits SGF files (also compressed alone: .sgf.gz, .sgf.bz2, .sgf.xz, .sgf.zst),
     directories (recursively) and archives (.zip, .tar, .tar.gz, .tar.bz2,
-    .tar.xz, .tar.zst, .7z), as ``sgfaudit check PATHS`` does.
+    .tar.xz, .tar.zst, .7z), as ``sgfaudit check PATHS`` does. Inside
+    directories, hidden names and files in ``.gitignore``/``.ignore`` are left
+    out unless ``hidden=True`` or ``no_ignore=True``, and ``glob=[...]``
+    narrows the walk as ``--glob`` does; ``summary["files_left_out"]`` counts
+    what was left out.
 
     Raises ``ValueError`` for a bad option value and ``TypeError`` for an
     unknown option; unreadable inputs are rows with ``status == "error"``,

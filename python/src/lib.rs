@@ -6,6 +6,7 @@
 //! set by `sgfaudit::options::RunOptions::set`, the CLI's names and messages.
 
 use std::io;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 use arrow_array::RecordBatch;
@@ -16,7 +17,7 @@ use pyo3::types::PyBytes;
 
 use sgfaudit::audit::{FileInfo, GameReport};
 use sgfaudit::input::{self, Item, Walk};
-use sgfaudit::options::RunOptions;
+use sgfaudit::options::{RunOptions, WalkOptions};
 use sgfaudit::pipeline::{self, Output};
 use sgfaudit::report::arrow::{divergences_schema, findings_schema, games_schema, Tables};
 use sgfaudit::report::background::Background;
@@ -174,6 +175,7 @@ fn summary_json(s: &Summary) -> String {
     serde_json::json!({
         "files": s.files,
         "files_unreadable": s.files_unreadable,
+        "files_left_out": s.files_left_out,
         "games": s.games,
         "games_ok": s.games_ok,
         "games_error": s.games_error,
@@ -217,8 +219,17 @@ fn audit(
     let o = options_checked(options, &paths)?;
     let walk = Walk::new(paths)
         .max_file_size(o.audit.max_file_size)
-        .decoding_threads(o.jobs);
-    let r = py.detach(|| run(walk, &o));
+        .decoding_threads(o.jobs)
+        .hidden(o.walk.hidden)
+        .ignore_files(!o.walk.no_ignore)
+        .globs(&o.walk.globs)
+        .map_err(PyValueError::new_err)?;
+    let left_out = walk.skipped();
+    let r = py.detach(|| {
+        let mut streams = run(walk, &o)?;
+        streams.summary.files_left_out = left_out.load(Ordering::Relaxed);
+        Ok(streams)
+    });
     into_python(py, r)
 }
 
@@ -240,6 +251,12 @@ fn audit_contents(
         )));
     }
     let o = run_options(options)?;
+    if o.walk != WalkOptions::default() {
+        return Err(PyValueError::new_err(
+            "hidden, no_ignore and glob choose files in directories: \
+             audit() takes them, not contents already read",
+        ));
+    }
     let max = o.audit.max_file_size;
     let r = py.detach(|| {
         let items = names

@@ -173,6 +173,35 @@ def test_a_path_that_is_not_utf8_is_audited_and_named_as_the_cli_names_it(tmp_pa
         assert [(g["file"], g["status"]) for g in games] == [(cli_name, "ok")]
 
 
+def test_a_directory_is_walked_as_the_cli_walks_it(tmp_path):
+    """Hidden names and ignored files are left out and counted, as by the
+    CLI; hidden, no_ignore and glob change the walk as its flags do."""
+    game = (ROOT / "corpus/rules/ko-immediate.sgf").read_bytes()
+    for name in ("a.sgf", ".hidden.sgf", "old.sgf", "sub/b.sgf", "sub/c,d.sgf"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(game)
+    (tmp_path / ".gitignore").write_text("old.sgf\n")
+
+    def walked(**options):
+        r = sgfaudit.audit([tmp_path], **options)
+        files = sorted(Path(f).relative_to(tmp_path).as_posix() for f in r.games.column("file").to_pylist())
+        return files, r.summary["files_left_out"]
+
+    assert walked() == (["a.sgf", "sub/b.sgf", "sub/c,d.sgf"], 2)
+    assert walked(hidden=True, no_ignore=True)[0] == [
+        ".hidden.sgf", "a.sgf", "old.sgf", "sub/b.sgf", "sub/c,d.sgf"
+    ]
+    assert walked(glob="b.sgf") == (["sub/b.sgf"], 4)
+    # One glob, its commas inside: a.sgf, and c,d.sgf at any depth.
+    assert walked(glob=["{a,c\\,d}.sgf"])[0] == ["a.sgf", "sub/c,d.sgf"]
+    assert walked(glob=["!sub", "a.sgf"])[0] == ["a.sgf"]
+    assert walked(glob=["c,d.sgf"])[0] == ["sub/c,d.sgf"]
+    with pytest.raises(ValueError, match="--glob"):
+        sgfaudit.audit([tmp_path], glob="a/{b")
+    with pytest.raises(ValueError, match="not contents already read"):
+        sgfaudit.audit_batch({"path": ["a.sgf"], "content": [game]}, hidden=True)
+
+
 def corpus_files() -> list[str]:
     return sorted(
         str(p.relative_to(ROOT))
