@@ -193,13 +193,14 @@ fn choose<T: Copy>(option: &str, value: &str, choices: &[(&str, T)]) -> Result<T
         })
 }
 
+/// The items of a comma-separated list, trimmed. An empty item (`R4,`) is
+/// kept, for its parser to refuse as the command line does; only a list
+/// with nothing in it (`[]` from Python) has no item.
 fn list(value: &str) -> Vec<String> {
-    value
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(String::from)
-        .collect()
+    if value.trim().is_empty() {
+        return Vec::new();
+    }
+    value.split(',').map(|s| s.trim().to_string()).collect()
 }
 
 impl RunOptions {
@@ -348,6 +349,11 @@ mod tests {
             .unwrap_err()
             .starts_with("unknown option"));
         assert!(o.set("severity", "Z9=info").is_err());
+        // An empty item is refused, as `--select R4,` is; an empty list is none.
+        assert!(o.set("select", "R4,").is_err());
+        assert!(o.set("severity", "R4=info,,").is_err());
+        o.set("select", "").unwrap();
+        assert!(o.selection.select.is_empty());
         o.set("glob", "{a,b}.sgf\n!drafts").unwrap();
         o.set("hidden", "true").unwrap();
         assert_eq!(

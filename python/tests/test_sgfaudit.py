@@ -145,6 +145,9 @@ def test_options_have_the_cli_names_and_messages():
     with pytest.raises(ValueError, match="`R4O4`: no finding code starts with it"):
         sgfaudit.audit(ko, ignore=["R4O4"])
     assert sgfaudit.audit(ko, select=["r404"]).findings.column("code").to_pylist() == ["R404"]
+    # An empty item is refused as `--select R4,` is, not read as "every code".
+    with pytest.raises(ValueError, match="expected a finding code"):
+        sgfaudit.audit(ko, select="R4,")
     with pytest.raises(TypeError, match="unknown option 'colour'"):
         sgfaudit.audit(ko, colour="x")
     assert "dead_stones" in sgfaudit.option_names()
