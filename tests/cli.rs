@@ -213,6 +213,39 @@ fn a_closed_stdout_is_not_an_error() {
     }
 }
 
+/// The commands that print and end: with the reader gone before they write
+/// (the pipe's reading end closed first), none panics or fails.
+#[test]
+fn printing_commands_take_a_closed_stdout_quietly() {
+    let commands: [&[&str]; 5] = [
+        &["check", "corpus/rules", "--show-config"],
+        &["codes"],
+        &["rules"],
+        &["rules", "--format", "json"],
+        &["explain", "corpus/rules/ko-immediate.sgf", "--move", "3"],
+    ];
+    for args in commands {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let mut command = bin();
+        command.args(args).stdout(writer).stderr(Stdio::piped());
+        let child = command.spawn().unwrap();
+        drop(command);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 /// The hand-made cases: one game per file.
 fn rules_files() -> usize {
     std::fs::read_dir(root().join("corpus/rules"))
