@@ -124,7 +124,7 @@ fn info_hash(info: &GameInfo) -> Option<NonZeroU64> {
     let fields = [&info.black, &info.white, &info.date];
     if fields
         .iter()
-        .all(|f| f.as_deref().map_or(true, str::is_empty))
+        .all(|f| f.as_deref().is_none_or(str::is_empty))
     {
         return None;
     }

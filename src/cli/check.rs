@@ -108,7 +108,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         // A large file read in parts is one input: only its last part (or
         // the row that ends it early) counts.
         .inspect(|item| {
-            if item.part().map_or(true, |part| part.last) {
+            if item.part().is_none_or(|part| part.last) {
                 files_in += 1;
             }
         });
@@ -124,9 +124,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 // The configuration's per-path overrides: one selection per
                 // file, worked out at its first game.
                 if !args.overrides.is_empty()
-                    && file_selection
-                        .as_ref()
-                        .map_or(true, |(p, _)| *p != file.path)
+                    && file_selection.as_ref().is_none_or(|(p, _)| *p != file.path)
                 {
                     let here = args.selection_for(&selection, &file.path);
                     file_selection = Some((file.path.clone(), here));

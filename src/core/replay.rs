@@ -322,7 +322,7 @@ impl Replayer {
                 run.consecutive_passes += 1;
                 run.end.passes[color.index()] += 1;
                 run.end.first_passer.get_or_insert(color);
-                if run.consecutive_passes % 2 == 0 && run.end.pass_pairs.len() < 2 {
+                if run.consecutive_passes.is_multiple_of(2) && run.end.pass_pairs.len() < 2 {
                     note_pass_pair(&mut run.end, &self.board);
                 }
                 let idx = self.push_entry(n);

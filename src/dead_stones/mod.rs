@@ -277,7 +277,7 @@ fn safe_territory(p: &Grid, chain: &[u32], settled: &[bool]) -> Vec<bool> {
                         }
                     }
                     Some(c) => {
-                        safe &= settled[chain[j] as usize] && border.map_or(true, |b| b == c);
+                        safe &= settled[chain[j] as usize] && border.is_none_or(|b| b == c);
                         border = Some(c);
                     }
                 }

@@ -137,7 +137,7 @@ impl BitWriter {
     /// Bits `start..end` of `bytes`.
     fn copy(&mut self, bytes: &[u8], start: u64, end: u64) {
         let mut at = start;
-        while at < end && at % 8 != 0 {
+        while at < end && !at.is_multiple_of(8) {
             self.push(bit(bytes, at), 1);
             at += 1;
         }

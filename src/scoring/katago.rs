@@ -236,7 +236,7 @@ pub fn count(board: &Board, rules: KataGoRules, play: &Play) -> Score {
                 (_, Some(c)) => {
                     let stood = play
                         .second_encore
-                        .map_or(true, |b| b.get(g.point(i)) == Some(c));
+                        .is_none_or(|b| b.get(g.point(i)) == Some(c));
                     stood.then_some(c)
                 }
                 _ => None,

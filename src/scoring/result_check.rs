@@ -217,7 +217,7 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         Vec::new()
     };
     let reading = readings.iter().find(|r| {
-        declared_counting.map_or(true, |c| c == r.counting) && gives(&r.score, rec) == Some(true)
+        declared_counting.is_none_or(|c| c == r.counting) && gives(&r.score, rec) == Some(true)
     });
     if let Some(r) = reading {
         findings.push(Finding::new(

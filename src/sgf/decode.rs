@@ -342,7 +342,7 @@ fn sniff_utf32(bytes: &[u8]) -> Option<(Utf32, usize)> {
     }
     let head = &bytes[..bytes.len().min(1024) & !3];
     let units = head.len() / 4;
-    if units < 4 || bytes.len() % 4 != 0 {
+    if units < 4 || !bytes.len().is_multiple_of(4) {
         return None;
     }
     let share = |ascii: fn(&[u8]) -> bool| {
@@ -361,7 +361,7 @@ fn sniff_utf32(bytes: &[u8]) -> Option<(Utf32, usize)> {
 fn decode_utf32(bytes: &[u8]) -> Option<Decoded> {
     let (order, bom_len) = sniff_utf32(bytes)?;
     let body = &bytes[bom_len..];
-    let mut replaced = body.len() % 4 != 0;
+    let mut replaced = !body.len().is_multiple_of(4);
     let mut text = String::with_capacity(body.len() / 4);
     for u in body.chunks_exact(4) {
         match char::from_u32(order.unit(u)) {

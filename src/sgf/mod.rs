@@ -188,7 +188,7 @@ impl Collection {
                     .map(|(_, at)| at);
             }
             if matches!(p.ident, b"TB" | b"TW") {
-                if node_markup.map_or(true, |(node, _)| node != p.node) {
+                if node_markup.is_none_or(|(node, _)| node != p.node) {
                     node_markup = Some((p.node, p.offset));
                 }
                 markup = markup.or(Some(p.offset));

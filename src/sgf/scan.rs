@@ -135,7 +135,7 @@ impl Scan {
                 },
             ));
         }
-        if self.count % BLOCK == 0 {
+        if self.count.is_multiple_of(BLOCK) {
             // Grown as usual (a file of one game needs one slot): a block
             // of a power of two stops growing exactly full.
             self.trees.push(Vec::new());
