@@ -177,6 +177,41 @@ fn stdin_and_file_list() {
     let _ = std::fs::remove_file(list);
 }
 
+/// Runs sgfaudit with `args`, its standard output a pipe whose reader reads
+/// `read` bytes (none: it is closed before the child writes) and goes away;
+/// standard error is that pipe too when `stderr_too`. Its exit status and
+/// what it said on standard error (nothing when that was the pipe).
+fn with_reader_gone(args: &[&str], read: usize, stderr_too: bool) -> (Option<i32>, String) {
+    let (mut reader, writer) = std::io::pipe().unwrap();
+    let stderr = if stderr_too {
+        Stdio::from(writer.try_clone().unwrap())
+    } else {
+        Stdio::piped()
+    };
+    let mut command = bin();
+    command.args(args).stdout(writer).stderr(stderr);
+    if read == 0 {
+        drop(reader);
+        let child = command.spawn().unwrap();
+        drop(command); // the parent's copies of the pipe's writing end
+        let out = child.wait_with_output().unwrap();
+        return (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into(),
+        );
+    }
+    let child = command.spawn().unwrap();
+    drop(command);
+    let mut first = vec![0u8; read];
+    reader.read_exact(&mut first).unwrap();
+    drop(reader);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
 /// A reader that goes away (`| head`) ends the run quietly, whatever the
 /// format, and also when standard error is that same closed pipe (`2>&1 |
 /// head`), where a message about it could not be written either. Each of
@@ -186,28 +221,12 @@ fn stdin_and_file_list() {
 fn a_closed_stdout_is_not_an_error() {
     for format in ["jsonl", "csv", "sarif", "gitlab", "junit"] {
         for stderr_too in [false, true] {
-            let (mut reader, writer) = std::io::pipe().unwrap();
-            let stderr = if stderr_too {
-                Stdio::from(writer.try_clone().unwrap())
-            } else {
-                Stdio::piped()
-            };
-            let mut command = bin();
-            command
-                .args(["check", "corpus", "--format", format, "-j", "1"])
-                .stdout(writer)
-                .stderr(stderr);
-            let child = command.spawn().unwrap();
-            drop(command); // the parent's copies of the pipe's writing end
-            let mut first = [0u8; 16];
-            reader.read_exact(&mut first).unwrap();
-            drop(reader);
-            let out = child.wait_with_output().unwrap();
+            let args = ["check", "corpus", "--format", format, "-j", "1"];
+            let (status, stderr) = with_reader_gone(&args, 16, stderr_too);
             assert_eq!(
-                out.status.code(),
+                status,
                 Some(0),
-                "--format {format}, standard error on the pipe too: {stderr_too}; {}",
-                String::from_utf8_lossy(&out.stderr)
+                "--format {format}, standard error on the pipe too: {stderr_too}; {stderr}"
             );
         }
     }
@@ -225,24 +244,9 @@ fn printing_commands_take_a_closed_stdout_quietly() {
         &["explain", "corpus/rules/ko-immediate.sgf", "--move", "3"],
     ];
     for args in commands {
-        let (reader, writer) = std::io::pipe().unwrap();
-        drop(reader);
-        let mut command = bin();
-        command.args(args).stdout(writer).stderr(Stdio::piped());
-        let child = command.spawn().unwrap();
-        drop(command);
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(
-            out.stderr.is_empty(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let (status, stderr) = with_reader_gone(args, 0, false);
+        assert_eq!(status, Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
     }
 }
 
@@ -756,7 +760,7 @@ fn an_interrupted_run_writes_complete_reports_of_what_it_audited() {
     let out = common::scratch("interrupted");
     let mut args: Vec<&str> = vec!["check", "-q", "-j1", "--parquet", "--out"];
     args.push(out.to_str().unwrap());
-    args.extend(std::iter::repeat("corpus/real").take(60));
+    args.extend(std::iter::repeat_n("corpus/real", 60));
     let child = bin()
         .args(&args)
         .stdout(Stdio::piped())
@@ -819,7 +823,10 @@ fn a_closed_standard_output_ends_quietly_and_the_out_files_are_whole() {
     let out = common::scratch("closed-stdout");
     for with_out in [false, true] {
         let mut args = vec!["check", "--format", "jsonl", "-q", "-j2"];
-        args.extend(std::iter::repeat("corpus/real").take(if with_out { 1 } else { 40 }));
+        args.extend(std::iter::repeat_n(
+            "corpus/real",
+            if with_out { 1 } else { 40 },
+        ));
         if with_out {
             args.extend(["--out", out.to_str().unwrap()]);
         }
