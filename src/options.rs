@@ -83,7 +83,7 @@ pub fn parse_code_prefix(s: &str) -> Result<String, String> {
     ))
 }
 
-/// A comma-separated list of code prefixes (empty items skipped).
+/// A comma-separated list of code prefixes (an empty item refused).
 fn code_prefixes(value: &str) -> Result<Vec<String>, String> {
     list(value).iter().map(|s| parse_code_prefix(s)).collect()
 }
@@ -193,6 +193,9 @@ fn choose<T: Copy>(option: &str, value: &str, choices: &[(&str, T)]) -> Result<T
         })
 }
 
+/// A switch's values.
+const BOOLEAN: &[(&str, bool)] = &[("true", true), ("false", false)];
+
 /// The items of a comma-separated list, trimmed. An empty item (`R4,`) is
 /// kept, for its parser to refuse as the command line does; only a list
 /// with nothing in it (`[]` from Python) has no item.
@@ -288,9 +291,7 @@ impl RunOptions {
                     ],
                 )?
             }
-            "check_markup" => {
-                a.scoring.check_markup = choose(name, value, &[("true", true), ("false", false)])?
-            }
+            "check_markup" => a.scoring.check_markup = choose(name, value, BOOLEAN)?,
             "score" => {
                 a.scoring.score = choose(
                     name,
@@ -299,12 +300,8 @@ impl RunOptions {
                 )?
             }
             "komi" => a.scoring.komi = parse_komi(value)?,
-            "hidden" => {
-                self.walk.hidden = choose(name, value, &[("true", true), ("false", false)])?
-            }
-            "no_ignore" => {
-                self.walk.no_ignore = choose(name, value, &[("true", true), ("false", false)])?
-            }
+            "hidden" => self.walk.hidden = choose(name, value, BOOLEAN)?,
+            "no_ignore" => self.walk.no_ignore = choose(name, value, BOOLEAN)?,
             "glob" => {
                 self.walk.globs = value
                     .lines()

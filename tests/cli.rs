@@ -182,7 +182,7 @@ fn stdin_and_file_list() {
 /// standard error is that pipe too when `stderr_too`. Its exit status and
 /// what it said on standard error (nothing when that was the pipe).
 fn with_reader_gone(args: &[&str], read: usize, stderr_too: bool) -> (Option<i32>, String) {
-    let (mut reader, writer) = std::io::pipe().unwrap();
+    let (reader, writer) = std::io::pipe().unwrap();
     let stderr = if stderr_too {
         Stdio::from(writer.try_clone().unwrap())
     } else {
@@ -190,21 +190,14 @@ fn with_reader_gone(args: &[&str], read: usize, stderr_too: bool) -> (Option<i32
     };
     let mut command = bin();
     command.args(args).stdout(writer).stderr(stderr);
-    if read == 0 {
-        drop(reader);
-        let child = command.spawn().unwrap();
-        drop(command); // the parent's copies of the pipe's writing end
-        let out = child.wait_with_output().unwrap();
-        return (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).into(),
-        );
-    }
+    // Reading nothing, the reader is closed before the child starts.
+    let reader = (read > 0).then_some(reader);
     let child = command.spawn().unwrap();
-    drop(command);
-    let mut first = vec![0u8; read];
-    reader.read_exact(&mut first).unwrap();
-    drop(reader);
+    drop(command); // the parent's copies of the pipe's writing end
+    if let Some(mut reader) = reader {
+        let mut first = vec![0u8; read];
+        reader.read_exact(&mut first).unwrap();
+    }
     let out = child.wait_with_output().unwrap();
     (
         out.status.code(),
