@@ -117,6 +117,42 @@ fn overrides_change_the_selection_of_matching_paths() {
     }
 }
 
+/// An override's glob is matched against the path as reports name it and
+/// against the path relative to the configuration file's directory, so a
+/// glob written for the project holds however the run names the files: with
+/// `./`, absolute, or from a subdirectory.
+#[test]
+fn an_override_holds_however_the_run_names_the_files() {
+    let dir = project(
+        "config-overrides-anchored",
+        "sgfaudit.toml",
+        "[[overrides]]\npaths = [\"games/positions/**\"]\nignore = [\"R404\"]\n",
+    );
+    // The files whose rows keep the ko retake (R404).
+    let retakes = |cwd: &Path, arg: &str| -> Vec<String> {
+        let (_, out, err) = run_in(cwd, &["check", arg, "-q", "--format", "jsonl"]);
+        let rows: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l} {err}")))
+            .collect();
+        assert!(!rows.is_empty(), "{arg}: {err}");
+        rows.iter()
+            .filter(|r| r["findings"].to_string().contains("\"R404\""))
+            .map(|r| r["file"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    let absolute = dir.join("games");
+    for arg in ["games", "./games", absolute.to_str().unwrap()] {
+        let kept = retakes(&dir, arg);
+        assert_eq!(kept.len(), 1, "{arg}: {kept:?}");
+        assert!(kept[0].ends_with("games/ko.sgf"), "{arg}: {kept:?}");
+    }
+    // From inside games/, where reports name the file ./positions/ko.sgf.
+    let inside = dir.join("games");
+    assert_eq!(retakes(&inside, "."), vec!["./ko.sgf".to_string()]);
+    assert!(retakes(&inside, "positions").is_empty());
+}
+
 /// A list is the flag given once per item, as `-g a -g b` on the command
 /// line: two globs read both folders, and a glob's own comma (`{a,b}`) stays
 /// inside it. (`/ko.sgf` is anchored below the directory named; `ko.sgf`

@@ -1,7 +1,7 @@
 //! The command line's arguments (clap) and what they mean to the library.
 
 use std::ffi::{OsStr, OsString};
-use std::path::PathBuf;
+use std::path::{Component, Path, PathBuf};
 
 use clap::builder::{OsStringValueParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -60,7 +60,7 @@ pub struct ExplainArgs {
     pub config: ConfigArgs,
     /// The configuration's per-path overrides (set after parsing).
     #[arg(skip)]
-    pub overrides: Vec<PathOverride>,
+    pub overrides: PathOverrides,
 }
 
 impl ExplainArgs {
@@ -68,7 +68,7 @@ impl ExplainArgs {
     /// configuration's overrides whose paths match it.
     pub fn selection(&self) -> Selection {
         let file = sgfaudit::input::display_path(std::path::Path::new(&self.file));
-        select_for(&self.overrides, self.audit.selection(), &file)
+        self.overrides.selection_for(self.audit.selection(), &file)
     }
 }
 
@@ -100,12 +100,84 @@ impl PathOverride {
     }
 }
 
-/// `base` changed by the `overrides` whose paths match `path` (in order).
-fn select_for(overrides: &[PathOverride], base: Selection, path: &str) -> Selection {
-    overrides
-        .iter()
-        .filter(|o| o.globs.is_match(path))
-        .fold(base, |s, o| o.apply(&s))
+/// The configuration's `[[overrides]]`, with the two names a file's path is
+/// matched by: as reports name it (`./` left off, as `--baseline` leaves it),
+/// and relative to the configuration file's directory, so that a glob written
+/// for the project (`games/positions/**`) holds whether the run names
+/// `games`, `./games`, the absolute path or `.` from inside `games/`.
+#[derive(Clone, Debug, Default)]
+pub struct PathOverrides {
+    list: Vec<PathOverride>,
+    /// The working directory and the configuration file's directory, both
+    /// absolute and without `.` or `..` (none when the working directory is
+    /// unknown).
+    dirs: Option<(PathBuf, PathBuf)>,
+}
+
+impl PathOverrides {
+    /// The overrides of the configuration file `config`, for a run in the
+    /// current directory.
+    pub fn new(list: Vec<PathOverride>, config: &Path) -> PathOverrides {
+        let dirs = std::env::current_dir().ok().map(|cwd| {
+            let config_dir = config.parent().unwrap_or(Path::new(""));
+            let config_dir = lexically_normal(&cwd.join(config_dir));
+            (lexically_normal(&cwd), config_dir)
+        });
+        PathOverrides { list, dirs }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// `base` changed by the overrides whose paths match `path`, a name as
+    /// reports print it (in order).
+    pub fn selection_for(&self, base: Selection, path: &str) -> Selection {
+        let named = path.trim_start_matches("./");
+        let from_config = self.relative_to_config(path);
+        self.list
+            .iter()
+            .filter(|o| {
+                o.globs.is_match(named)
+                    || from_config.as_deref().is_some_and(|p| o.globs.is_match(p))
+            })
+            .fold(base, |s, o| o.apply(&s))
+    }
+
+    /// `path` relative to the configuration file's directory, with `/`
+    /// between its parts; none for standard input (`-`, `-!ENTRY`) and for
+    /// a path outside that directory.
+    fn relative_to_config(&self, path: &str) -> Option<String> {
+        let (cwd, config_dir) = self.dirs.as_ref()?;
+        if path == "-" || path.starts_with("-!") {
+            return None;
+        }
+        let absolute = lexically_normal(&cwd.join(path));
+        let relative = absolute.strip_prefix(config_dir).ok()?;
+        let parts: Vec<&str> = relative
+            .components()
+            .map(|c| c.as_os_str().to_str())
+            .collect::<Option<_>>()?;
+        Some(parts.join("/"))
+    }
+}
+
+/// `p` with its `.` parts left out and each `..` taking off the part before
+/// it, without asking the file system (a link is not followed).
+fn lexically_normal(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push(c);
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 #[derive(clap::Args)]
@@ -433,14 +505,14 @@ pub struct CheckArgs {
     pub show_config: bool,
     /// The configuration's per-path overrides (set after parsing).
     #[arg(skip)]
-    pub overrides: Vec<PathOverride>,
+    pub overrides: PathOverrides,
 }
 
 impl CheckArgs {
     /// The selection for one file: the run's, changed by the configuration's
     /// overrides whose paths match it (in order).
     pub fn selection_for(&self, base: &Selection, path: &str) -> Selection {
-        select_for(&self.overrides, base.clone(), path)
+        self.overrides.selection_for(base.clone(), path)
     }
 
     /// The severity at which findings make the exit status 1 (`None`: never).

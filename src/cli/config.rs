@@ -5,7 +5,8 @@
 //! line wins over the file. `explain` takes the settings it shares with
 //! `check` (the audit's rules, scoring and selection) from the same file.
 //! `[[overrides]]` tables change the selection of findings for the files
-//! whose path matches their `paths` globs.
+//! whose path matches their `paths` globs, as reports name it or relative
+//! to the file's directory (`args::PathOverrides`).
 //!
 //! The file's settings become arguments placed before the command line's,
 //! so clap checks every value exactly as it checks a flag; each is first

@@ -139,7 +139,7 @@ fn with_config() -> Result<Cli, ExitCode> {
     };
     let overrides = loaded
         .as_ref()
-        .map(|c| c.overrides.clone())
+        .map(|c| args::PathOverrides::new(c.overrides.clone(), &c.file))
         .unwrap_or_default();
     match &mut cli.command {
         Command::Explain(args) => args.overrides = overrides,
