@@ -438,9 +438,11 @@ pub struct CheckArgs {
     /// archives (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tbz2, .tbz, .tar.xz,
     /// .txz, .tar.zst, .tzst, .7z:
     /// their game entries, also compressed alone, reported as ARCHIVE!ENTRY);
-    /// `-` reads one SGF from standard input.
+    /// `-` reads standard input, told by its first bytes: a game or a
+    /// collection, compressed or not, or an archive (entries named -!ENTRY).
     pub paths: Vec<OsString>,
-    /// Read more paths from FILE, one per line (`-` for standard input).
+    /// Read more paths from FILE, one per line or each ended by a NUL byte
+    /// (find -print0); `-` for standard input.
     #[arg(long, value_name = "FILE")]
     pub file_list: Option<String>,
     /// What to print on standard output.
