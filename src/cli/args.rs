@@ -26,8 +26,9 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// Replay every game under AGA, Japanese 1989 and Swedish rules and report
-    /// illegal moves, repetitions and record anomalies.
+    /// Replay every game under AGA, Japanese 1989 and Swedish rules, report
+    /// illegal moves, repetitions and record anomalies, and score finished
+    /// games and check their recorded results.
     Check(Box<CheckArgs>),
     /// List every finding code with its severity and meaning.
     Codes,
