@@ -153,6 +153,26 @@ fn an_override_holds_however_the_run_names_the_files() {
     assert!(retakes(&inside, "positions").is_empty());
 }
 
+/// A file a setting names is found beside the configuration, as a name in
+/// it means, when the run starts in a subdirectory.
+#[test]
+fn files_the_configuration_names_are_beside_it() {
+    let dir = project(
+        "config-file-settings",
+        "sgfaudit.toml",
+        "baseline = \"known.json\"\nreport = [\"jsonl=audit.jsonl\"]\nout = \"audit\"\n",
+    );
+    std::fs::write(dir.join("known.json"), "[]").unwrap();
+    let (code, _, err) = run_in(&dir.join("games"), &["check", ".", "-q"]);
+    // The two ko retakes are errors (the baseline knows none): status 1.
+    assert_eq!(code, 1, "{err}");
+    let rows = std::fs::read_to_string(dir.join("audit.jsonl")).unwrap_or_default();
+    assert_eq!(rows.lines().count(), 2, "{err}");
+    assert!(dir.join("audit/games.csv").is_file(), "{err}");
+    assert!(!dir.join("games/audit.jsonl").exists());
+    assert!(!dir.join("games/audit").exists());
+}
+
 /// A list is the flag given once per item, as `-g a -g b` on the command
 /// line: two globs read both folders, and a glob's own comma (`{a,b}`) stays
 /// inside it. (`/ko.sgf` is anchored below the directory named; `ko.sgf`

@@ -137,6 +137,38 @@ fn strings(v: &toml::Value) -> Option<Vec<String>> {
     }
 }
 
+/// The settings whose value names a file (for `report`, after `FORMAT=`).
+const FILE_SETTINGS: [&str; 5] = ["baseline", "out", "html", "file-list", "report"];
+
+/// A file named by the setting `long` of the configuration at `config`,
+/// relative to the configuration's directory as a relative name in it means
+/// (as ruff and Cargo read theirs): `baseline = "known.json"` names the file
+/// beside the configuration also in a run from a subdirectory. Other values,
+/// absolute names and `-` are kept as they are, and so is every name when the
+/// configuration lies in the working directory.
+fn from_config_dir(config: &Path, long: &str, value: String) -> String {
+    if !FILE_SETTINGS.contains(&long) {
+        return value;
+    }
+    let dir = config.parent().unwrap_or(Path::new(""));
+    let here = std::env::current_dir().ok();
+    if dir.as_os_str().is_empty() || here.as_deref() == Some(dir) {
+        return value;
+    }
+    let (format, file) = match value.split_once('=') {
+        Some((format, file)) if long == "report" => (Some(format), file),
+        _ => (None, value.as_str()),
+    };
+    if file == "-" || file.is_empty() || Path::new(file).is_absolute() {
+        return value;
+    }
+    let file = dir.join(file).to_string_lossy().into_owned();
+    match format {
+        Some(format) => format!("{format}={file}"),
+        None => file,
+    }
+}
+
 /// Reads and checks the configuration at `path`.
 pub fn load(path: &Path) -> Result<Config, ConfigError> {
     let err = |line: Option<usize>, key: Option<&str>, message: String| ConfigError {
@@ -206,7 +238,15 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
             // (an item may hold a comma: a glob's `{a,b}`, a file's name);
             // `--flag=value`, so a value may begin with a hyphen (`-3.5`).
             (v, true) => match value_texts(v) {
-                Some(items) => items.into_iter().map(|t| format!("{long}={t}")).collect(),
+                Some(items) => items
+                    .into_iter()
+                    .map(|t| {
+                        format!(
+                            "{long}={}",
+                            from_config_dir(path, arg.get_long().unwrap_or_default(), t)
+                        )
+                    })
+                    .collect(),
                 None => {
                     return Err(err(
                         Some(line),
