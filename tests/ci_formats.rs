@@ -210,8 +210,17 @@ fn sarif_validates_against_the_schema() {
     );
 }
 
+/// Outside a GitLab job (`CI_PROJECT_DIR` removed).
 fn gitlab(args: &[&str]) -> (i32, Vec<serde_json::Value>) {
-    let (code, out) = check_as("gitlab", args, &[]);
+    gitlab_in_job(args, None)
+}
+
+/// In a GitLab job whose checkout is `project_dir`, or outside one.
+fn gitlab_in_job(
+    args: &[&str],
+    project_dir: Option<&std::path::Path>,
+) -> (i32, Vec<serde_json::Value>) {
+    let (code, out) = check_as("gitlab", args, &[("CI_PROJECT_DIR", project_dir)]);
     let issues: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
     (code, issues.as_array().expect("a JSON array").clone())
 }
@@ -345,6 +354,31 @@ fn ci_formats_point_an_archive_entry_at_its_archive() {
     let (_, annotations) = github(&[zip], None);
     assert!(annotations.starts_with("::error file="), "{annotations}");
     assert!(!annotations.contains(",line="), "{annotations}");
+}
+
+/// An input named by its absolute path (a CI job's `$GITHUB_WORKSPACE/games`)
+/// is linked where the CI tools look for it: SARIF writes a `file` URI,
+/// which GitHub's upload makes relative to the checkout (a bare `/path` is
+/// no absolute URI), and GitLab, whose widget wants a path in the
+/// repository, the path below the job's checkout, `CI_PROJECT_DIR`.
+#[test]
+fn ci_formats_link_an_input_named_by_its_absolute_path() {
+    let file = root().join("corpus/rules/occupied.sgf");
+    let file = file.to_str().expect("a UTF-8 path");
+    let (_, out) = sarif(&[file]);
+    let log: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    let location = &log["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    let uri = location["artifactLocation"]["uri"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(uri.starts_with("file:///"), "{uri}");
+    assert!(uri.ends_with("/corpus/rules/occupied.sgf"), "{uri}");
+    let (_, issues) = gitlab_in_job(&[file], Some(&root()));
+    assert_eq!(issues.len(), 1);
+    assert_eq!(issues[0]["location"]["path"], "corpus/rules/occupied.sgf");
+    // Outside a job, the path as given.
+    let (_, issues) = gitlab(&[file]);
+    assert_eq!(issues[0]["location"]["path"], file);
 }
 
 fn junit(args: &[&str]) -> (i32, String) {

@@ -122,13 +122,21 @@ fn level(s: Severity) -> &'static str {
     }
 }
 
-/// A relative reference to the file, percent-encoded. An archive entry
-/// points at its archive; the entry is named in the result's properties. A
-/// name that is not UTF-8 (printed with `\xHH` escapes) is encoded from its
-/// own bytes.
+/// The file as a URI, percent-encoded: a relative reference for a relative
+/// path, a `file` URI for an absolute one (a path beginning with `/` is no
+/// absolute URI: GitHub's upload would read it below the repository, where it
+/// makes a `file` URI relative to the checkout). An archive entry points at
+/// its archive; the entry is named in the result's properties. A name that
+/// is not UTF-8 (printed with `\xHH` escapes) is encoded from its own bytes.
 fn uri(path: &str) -> String {
     let file = crate::input::on_disk(super::file_on_disk(path));
-    super::percent_encode_path(&crate::input::path_bytes(&file))
+    let bytes = crate::input::path_bytes(&file);
+    let encoded = super::percent_encode_path(&bytes);
+    if bytes.starts_with(b"/") {
+        format!("file://{encoded}")
+    } else {
+        encoded
+    }
 }
 
 pub struct SarifReporter<W: Write> {
@@ -256,5 +264,8 @@ mod tests {
         assert_eq!(uri("k.zip!2019/x.sgf"), "k.zip");
         assert_eq!(uri("wow!.sgf"), "wow%21.sgf");
         assert_eq!(uri("棋.sgf"), "%E6%A3%8B.sgf");
+        assert_eq!(uri("a:b.sgf"), "a%3Ab.sgf");
+        assert_eq!(uri("/srv/go games/x.sgf"), "file:///srv/go%20games/x.sgf");
+        assert_eq!(uri("/srv/k.zip!2019/x.sgf"), "file:///srv/k.zip");
     }
 }
