@@ -8,6 +8,7 @@
 use std::io;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use arrow_array::RecordBatch;
 use arrow_ipc::writer::StreamWriter;
@@ -103,12 +104,62 @@ impl Reporter for TableStreams {
     }
 }
 
-fn run(items: impl Iterator<Item = Item> + Send, o: &RunOptions) -> io::Result<Streams> {
+/// How often a run asks Python whether Ctrl-C was pressed.
+const SIGNAL_CHECK: Duration = Duration::from_millis(50);
+
+/// Ctrl-C during a run that holds no GIL: every [`SIGNAL_CHECK`], as games
+/// are handed on, the run takes the GIL for a moment and lets Python run its
+/// signal handlers, so that a long audit in a notebook or a script stops on
+/// KeyboardInterrupt instead of running to its end. (Python checks signals
+/// only on its main thread; elsewhere the check finds nothing.)
+struct Interrupt {
+    last: Instant,
+    raised: Option<PyErr>,
+}
+
+impl Interrupt {
+    fn new() -> Interrupt {
+        Interrupt {
+            last: Instant::now(),
+            raised: None,
+        }
+    }
+
+    /// An error that stops the run when a signal handler raised.
+    fn check(&mut self) -> io::Result<()> {
+        if self.last.elapsed() < SIGNAL_CHECK {
+            return Ok(());
+        }
+        self.last = Instant::now();
+        match Python::attach(|py| py.check_signals()) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                self.raised = Some(e);
+                Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"))
+            }
+        }
+    }
+
+    /// The run's result, or the exception a signal handler raised.
+    fn outcome(self, r: io::Result<Streams>) -> Result<io::Result<Streams>, PyErr> {
+        match self.raised {
+            Some(e) => Err(e),
+            None => Ok(r),
+        }
+    }
+}
+
+fn run(
+    items: impl Iterator<Item = Item> + Send,
+    o: &RunOptions,
+    interrupt: &mut Interrupt,
+) -> io::Result<Streams> {
     let done = Arc::new(Mutex::new(None));
     let streams = TableStreams::new(Arc::clone(&done))?;
     let mut background = Background::start(vec![Box::new(streams)])?;
     let mut summary = Summary::default();
     pipeline::run(items, &o.audit, o.jobs, |out| -> io::Result<()> {
+        interrupt.check()?;
         match out {
             Output::Game(file, game) => {
                 let game = o.selection.apply_to(game);
@@ -225,12 +276,13 @@ fn audit(
         .globs(&o.walk.globs)
         .map_err(PyValueError::new_err)?;
     let left_out = walk.skipped();
+    let mut interrupt = Interrupt::new();
     let r = py.detach(|| {
-        let mut streams = run(walk, &o)?;
+        let mut streams = run(walk, &o, &mut interrupt)?;
         streams.summary.files_left_out = left_out.load(Ordering::Relaxed);
         Ok(streams)
     });
-    into_python(py, r)
+    into_python(py, interrupt.outcome(r)?)
 }
 
 /// Audits contents already in memory: `names[i]` names `contents[i]`, an SGF
@@ -258,14 +310,15 @@ fn audit_contents(
         ));
     }
     let max = o.audit.max_file_size;
+    let mut interrupt = Interrupt::new();
     let r = py.detach(|| {
         let items = names
             .into_iter()
             .zip(contents)
             .flat_map(move |(n, c)| input::items_of_bytes(&n, c, max));
-        run(items, &o)
+        run(items, &o, &mut interrupt)
     });
-    into_python(py, r)
+    into_python(py, interrupt.outcome(r)?)
 }
 
 fn options_checked<P>(pairs: Vec<(String, String)>, paths: &[P]) -> PyResult<RunOptions> {

@@ -213,6 +213,50 @@ def corpus_files() -> list[str]:
     )
 
 
+def test_ctrl_c_stops_a_running_audit():
+    """KeyboardInterrupt stops audit() while it runs, not after its end.
+
+    A child process audits games streamed to its standard input; after the
+    first few thousand, it gets SIGINT. Had the audit run on (the signal
+    only seen once it returned), it would read all N games; stopped, it
+    leaves the pipe, so the writer's pipe breaks before N.
+    """
+    import signal
+    import sys
+
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sgfaudit\n"
+            "print('ready', flush=True)\n"
+            "try:\n"
+            "    sgfaudit.audit(['-'], jobs=1)\n"
+            "    print('finished', flush=True)\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted', flush=True)\n",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    assert child.stdout.readline().strip() == b"ready"
+    games = b"(;GM[1]SZ[9];B[ee];W[cc];B[gg])\n" * 50
+    n, written, broken = 400_000, 0, False
+    try:
+        while written < n:
+            child.stdin.write(games)
+            written += 50
+            if written == 5_000:
+                child.send_signal(signal.SIGINT)
+        child.stdin.close()
+    except BrokenPipeError:
+        broken = True
+    said = child.stdout.read().decode().strip()
+    child.wait()
+    assert said == "interrupted"
+    assert broken and written < n, f"{written} games written of {n}"
+
+
 @pytest.mark.parametrize("content_column", ["content", "bytes"])
 def test_audit_batch_gives_the_cli_rows(content_column):
     files = corpus_files()[:60]
