@@ -360,7 +360,8 @@ fn ci_formats_point_an_archive_entry_at_its_archive() {
 /// is linked where the CI tools look for it: SARIF writes a `file` URI,
 /// which GitHub's upload makes relative to the checkout (a bare `/path` is
 /// no absolute URI), and GitLab, whose widget wants a path in the
-/// repository, the path below the job's checkout, `CI_PROJECT_DIR`.
+/// repository, the path below the job's checkout, `CI_PROJECT_DIR` (and so
+/// does JUnit's `file`, which GitLab's test report links).
 #[test]
 fn ci_formats_link_an_input_named_by_its_absolute_path() {
     let file = root().join("corpus/rules/occupied.sgf");
@@ -376,13 +377,19 @@ fn ci_formats_link_an_input_named_by_its_absolute_path() {
     let (_, issues) = gitlab_in_job(&[file], Some(&root()));
     assert_eq!(issues.len(), 1);
     assert_eq!(issues[0]["location"]["path"], "corpus/rules/occupied.sgf");
+    // JUnit's `file`, which GitLab's test report links too.
+    let (_, xml) = check_as("junit", &[file], &[("CI_PROJECT_DIR", Some(&root()))]);
+    assert!(xml.contains(" file=\"corpus/rules/occupied.sgf\""), "{xml}");
     // Outside a job, the path as given.
     let (_, issues) = gitlab(&[file]);
     assert_eq!(issues[0]["location"]["path"], file);
+    let (_, xml) = junit(&[file]);
+    assert!(xml.contains(&format!(" file=\"{file}\"")), "{xml}");
 }
 
+/// Outside a GitLab job (`CI_PROJECT_DIR` removed).
 fn junit(args: &[&str]) -> (i32, String) {
-    check_as("junit", args, &[])
+    check_as("junit", args, &[("CI_PROJECT_DIR", None)])
 }
 
 /// JUnit XML: one test suite per input and one test case per game of the

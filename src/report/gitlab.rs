@@ -14,7 +14,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::{Reporter, Summary};
+use super::{Reporter, RepositoryRoot, Summary};
 use crate::audit::{FileInfo, GameReport};
 use crate::core::findings::{Finding, Severity};
 
@@ -78,39 +78,24 @@ pub struct GitlabReporter<W: Write> {
     out: W,
     /// An issue has been written (the next one needs a comma).
     any: bool,
-    /// The job's checkout (`CI_PROJECT_DIR`) with a `/` after it.
-    project_dir: Option<String>,
+    /// A job's checkout, below which paths are named in the repository.
+    root: RepositoryRoot,
 }
 
 impl<W: Write> GitlabReporter<W> {
     pub fn new(out: W) -> Self {
-        let project_dir = std::env::var("CI_PROJECT_DIR")
-            .ok()
-            .filter(|d| d.starts_with('/'))
-            .map(|d| format!("{}/", d.trim_end_matches('/')));
         GitlabReporter {
             out,
             any: false,
-            project_dir,
+            root: RepositoryRoot::from_env(),
         }
-    }
-
-    /// `path` as GitLab links it, a path in the repository: in a GitLab job
-    /// (`CI_PROJECT_DIR` set), an absolute path below the checkout without
-    /// it (`$CI_PROJECT_DIR/games/x.sgf` is `games/x.sgf`); any other as it is.
-    fn in_repository<'p>(&self, path: &'p str) -> &'p str {
-        self.project_dir
-            .as_deref()
-            .and_then(|dir| path.strip_prefix(dir))
-            .filter(|rest| !rest.is_empty())
-            .unwrap_or(path)
     }
 }
 
 impl<W: Write> Reporter for GitlabReporter<W> {
     fn game(&mut self, file: &FileInfo, game: &GameReport) -> io::Result<()> {
         let name = super::fingerprint::input_name(&file.path);
-        let path = self.in_repository(super::file_on_disk(name));
+        let path = self.root.relative(super::file_on_disk(name));
         let prints = super::fingerprint::of_game(&file.path, game);
         for (f, print) in game.findings.iter().zip(prints) {
             let issue = Issue {

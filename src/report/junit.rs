@@ -19,7 +19,7 @@
 use std::io::{self, Write};
 
 use super::diagram::{escape, escape_attribute};
-use super::{Reporter, Summary};
+use super::{Reporter, RepositoryRoot, Summary};
 use crate::audit::{FileInfo, GameReport, Status};
 use crate::core::findings::{Code, Finding, Severity};
 
@@ -55,6 +55,9 @@ pub struct JunitReporter<W: Write> {
     /// The suite being filled, not yet written.
     suite: Suite,
     started: bool,
+    /// A GitLab job's checkout, below which `file` is the path in the
+    /// repository (GitLab links it).
+    root: RepositoryRoot,
 }
 
 /// A suite's cases, held until they are all known, and their counts.
@@ -87,6 +90,7 @@ impl<W: Write> JunitReporter<W> {
             failing,
             suite: Suite::default(),
             started: false,
+            root: RepositoryRoot::from_env(),
         }
     }
 
@@ -139,8 +143,9 @@ impl<W: Write> Reporter for JunitReporter<W> {
     fn game(&mut self, file: &FileInfo, game: &GameReport) -> io::Result<()> {
         self.start()?;
         let failing_at = self.failing;
+        let disk = self.root.relative(super::file_on_disk(&file.path));
         let suite = self.suite_of(&file.path)?;
-        let outcome = write_case(&mut suite.cases, failing_at, file, game)?;
+        let outcome = write_case(&mut suite.cases, disk, failing_at, file, game)?;
         suite.tests += 1;
         match outcome {
             Outcome::Passed => {}
@@ -162,14 +167,15 @@ impl<W: Write> Reporter for JunitReporter<W> {
     }
 }
 
-/// Writes the `<testcase>` of `game` into `out`; says what it came to.
+/// Writes the `<testcase>` of `game` into `out`, its `file` attribute
+/// `disk` (the file on disk, as GitLab links it); says what it came to.
 fn write_case(
     out: &mut Vec<u8>,
+    disk: &str,
     failing_at: Option<Severity>,
     file: &FileInfo,
     game: &GameReport,
 ) -> io::Result<Outcome> {
-    let disk = super::file_on_disk(&file.path);
     let disk = disk.strip_prefix("./").unwrap_or(disk);
     write!(
         out,

@@ -85,6 +85,35 @@ pub fn file_on_disk(name: &str) -> &str {
         .unwrap_or(name)
 }
 
+/// The checkout of the GitLab job the run is in (`CI_PROJECT_DIR`), for the
+/// reports GitLab links to files in the repository (Code Quality's
+/// `location.path`, JUnit's `file`): there an input named by its absolute
+/// path below the checkout is named by its path in the repository.
+#[derive(Clone, Debug, Default)]
+pub struct RepositoryRoot(Option<String>);
+
+impl RepositoryRoot {
+    /// From the environment: none outside a GitLab job.
+    pub fn from_env() -> RepositoryRoot {
+        RepositoryRoot(
+            std::env::var("CI_PROJECT_DIR")
+                .ok()
+                .filter(|d| d.starts_with('/'))
+                .map(|d| format!("{}/", d.trim_end_matches('/'))),
+        )
+    }
+
+    /// `path` below the checkout without it (`$CI_PROJECT_DIR/games/x.sgf`
+    /// is `games/x.sgf`); any other path as it is.
+    pub fn relative<'p>(&self, path: &'p str) -> &'p str {
+        self.0
+            .as_deref()
+            .and_then(|dir| path.strip_prefix(dir))
+            .filter(|rest| !rest.is_empty())
+            .unwrap_or(path)
+    }
+}
+
 /// A path's bytes percent-encoded as RFC 3986 asks of a URI reference
 /// (unreserved characters and `/` kept, so a path stays a path): bytes that
 /// are not UTF-8 are encoded as they are.
