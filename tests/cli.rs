@@ -229,9 +229,10 @@ fn a_closed_stdout_is_not_an_error() {
 /// (the pipe's reading end closed first), none panics or fails.
 #[test]
 fn printing_commands_take_a_closed_stdout_quietly() {
-    let commands: [&[&str]; 5] = [
+    let commands: [&[&str]; 6] = [
         &["check", "corpus/rules", "--show-config"],
         &["codes"],
+        &["codes", "--format", "json"],
         &["rules"],
         &["rules", "--format", "json"],
         &["explain", "corpus/rules/ko-immediate.sgf", "--move", "3"],
@@ -302,6 +303,32 @@ fn codes_lists_every_code() {
     assert_eq!(code, 0);
     assert!(out.lines().count() >= 30);
     assert!(out.contains("R404  ko"));
+}
+
+/// `codes --format json`: every code of the library once, in its order,
+/// with the name, default severity and meaning the text listing prints.
+#[test]
+fn codes_as_json_are_the_codes_listed() {
+    let (code, out, _) = run(&["codes", "--format", "json"]);
+    assert_eq!(code, 0);
+    let listed: Vec<serde_json::Value> = serde_json::from_str(&out).expect("a JSON array");
+    let all = sgfaudit::core::findings::Code::ALL;
+    assert_eq!(listed.len(), all.len());
+    let (_, text, _) = run(&["codes"]);
+    for ((c, entry), line) in all.iter().zip(&listed).zip(text.lines()) {
+        assert_eq!(entry["code"], c.id());
+        assert_eq!(entry["name"], c.name());
+        assert_eq!(entry["severity"], c.severity().as_str());
+        assert_eq!(entry["description"], c.description());
+        let text_line = format!(
+            "{}  {:<22} {:<8} {}",
+            c.id(),
+            c.name(),
+            c.severity().as_str(),
+            c.description()
+        );
+        assert_eq!(line, text_line);
+    }
 }
 
 #[test]

@@ -31,10 +31,10 @@ pub enum Command {
     /// games and check their recorded results.
     Check(Box<CheckArgs>),
     /// List every finding code with its severity and meaning.
-    Codes,
+    Codes(ListArgs),
     /// The three rulesets as implemented, side by side, each line with its
     /// source rule and the option that changes it.
-    Rules(RulesArgs),
+    Rules(ListArgs),
     /// One game in the terminal: a move with the position before and after it
     /// and each ruleset's verdict, or the final position with its counts.
     Explain(Box<ExplainArgs>),
@@ -181,15 +181,16 @@ fn lexically_normal(p: &Path) -> PathBuf {
     out
 }
 
+/// The options of the listing commands (`codes`, `rules`).
 #[derive(clap::Args)]
-pub struct RulesArgs {
+pub struct ListArgs {
     /// Text for people, or JSON for tools.
     #[arg(long, value_enum, default_value = "text")]
-    pub format: RulesFormat,
+    pub format: ListFormat,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RulesFormat {
+pub enum ListFormat {
     Text,
     Json,
 }

@@ -34,9 +34,9 @@ pub fn main() -> ExitCode {
         Err(code) => return code,
     };
     match cli.command {
-        Command::Codes => codes(),
+        Command::Codes(args) => codes(args.format == args::ListFormat::Json),
         Command::Explain(args) => explain::run(*args),
-        Command::Rules(args) => rules(args.format == args::RulesFormat::Json),
+        Command::Rules(args) => rules(args.format == args::ListFormat::Json),
         // Games are isolated one by one (audit.rs); this catches a bug anywhere
         // else, so the process never dies with Rust's panic status 101.
         Command::Check(args) => {
@@ -49,21 +49,32 @@ pub fn main() -> ExitCode {
 }
 
 /// `sgfaudit codes`: every finding code with its default severity and meaning.
-fn codes() -> ExitCode {
+fn codes(json: bool) -> ExitCode {
     let mut out = io::stdout().lock();
-    for c in Code::ALL {
-        let line = writeln!(
-            out,
-            "{}  {:<22} {:<8} {}",
-            c.id(),
-            c.name(),
-            c.severity().as_str(),
-            c.description()
-        );
-        if line.is_err() {
-            break;
-        }
-    }
+    let written = if json {
+        let codes: Vec<serde_json::Value> = Code::ALL
+            .iter()
+            .map(|c| {
+                serde_json::json!({
+                    "code": c.id(), "name": c.name(),
+                    "severity": c.severity().as_str(), "description": c.description(),
+                })
+            })
+            .collect();
+        writeln!(out, "{}", serde_json::Value::Array(codes))
+    } else {
+        Code::ALL.iter().try_for_each(|c| {
+            writeln!(
+                out,
+                "{}  {:<22} {:<8} {}",
+                c.id(),
+                c.name(),
+                c.severity().as_str(),
+                c.description()
+            )
+        })
+    };
+    let _ = written; // a closed pipe is not an error
     ExitCode::SUCCESS
 }
 
@@ -119,7 +130,7 @@ fn with_config() -> Result<Cli, ExitCode> {
     let (name, flag, no_config) = match &cli.command {
         Command::Check(a) => ("check", &a.config.config, a.config.no_config),
         Command::Explain(a) => ("explain", &a.config.config, a.config.no_config),
-        Command::Codes | Command::Rules(_) => return Ok(cli),
+        Command::Codes(_) | Command::Rules(_) => return Ok(cli),
     };
     let Some(given) = matches.subcommand_matches(name) else {
         return Ok(cli);
@@ -152,7 +163,7 @@ fn with_config() -> Result<Cli, ExitCode> {
                 return Err(ExitCode::SUCCESS);
             }
         }
-        Command::Codes | Command::Rules(_) => {}
+        Command::Codes(_) | Command::Rules(_) => {}
     }
     Ok(cli)
 }
