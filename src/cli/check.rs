@@ -22,7 +22,7 @@ use sgfaudit::report::jsonl::JsonlReporter;
 use sgfaudit::report::junit::JunitReporter;
 use sgfaudit::report::sarif::SarifReporter;
 use sgfaudit::report::text::TextReporter;
-use sgfaudit::report::{Labelled, Reporter, Summary};
+use sgfaudit::report::{Labelled, Reporter, RepositoryRoot, Summary};
 
 use super::args::{CheckArgs, Format};
 use super::usage_error;
@@ -287,9 +287,20 @@ fn format_reporter<W: Write + Send + 'static>(
         Format::Csv => Box::new(CsvGamesReporter::new(out)),
         Format::Github => Box::new(GithubReporter::new(out, step_summary())),
         Format::Sarif => Box::new(SarifReporter::new(out)),
-        Format::Gitlab => Box::new(GitlabReporter::new(out)),
-        Format::Junit => Box::new(JunitReporter::new(out, args.failing_severity())),
+        Format::Gitlab => Box::new(GitlabReporter::new(out, gitlab_checkout())),
+        Format::Junit => Box::new(JunitReporter::new(
+            out,
+            args.failing_severity(),
+            gitlab_checkout(),
+        )),
     }
+}
+
+/// The checkout of the GitLab job the run is in (`CI_PROJECT_DIR`), below
+/// which the GitLab and JUnit reports name files by their path in the
+/// repository, the path GitLab links.
+fn gitlab_checkout() -> RepositoryRoot {
+    RepositoryRoot::new(std::env::var("CI_PROJECT_DIR").ok().as_deref())
 }
 
 /// Refuses a run that would write two reports into one file: each would be

@@ -83,11 +83,12 @@ pub struct GitlabReporter<W: Write> {
 }
 
 impl<W: Write> GitlabReporter<W> {
-    pub fn new(out: W) -> Self {
+    /// A report into `out`, paths below `root` named in the repository.
+    pub fn new(out: W, root: RepositoryRoot) -> Self {
         GitlabReporter {
             out,
             any: false,
-            root: RepositoryRoot::from_env(),
+            root,
         }
     }
 }

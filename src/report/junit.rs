@@ -84,13 +84,15 @@ enum Outcome {
 }
 
 impl<W: Write> JunitReporter<W> {
-    pub fn new(out: W, failing: Option<Severity>) -> Self {
+    /// A report into `out`: games fail at `failing`, files below `root` are
+    /// named in the repository.
+    pub fn new(out: W, failing: Option<Severity>, root: RepositoryRoot) -> Self {
         JunitReporter {
             out,
             failing,
             suite: Suite::default(),
             started: false,
-            root: RepositoryRoot::from_env(),
+            root,
         }
     }
 

@@ -85,20 +85,20 @@ pub fn file_on_disk(name: &str) -> &str {
         .unwrap_or(name)
 }
 
-/// The checkout of the GitLab job the run is in (`CI_PROJECT_DIR`), for the
-/// reports GitLab links to files in the repository (Code Quality's
-/// `location.path`, JUnit's `file`): there an input named by its absolute
-/// path below the checkout is named by its path in the repository.
+/// The checkout of the GitLab job the run is in (the command line passes
+/// `CI_PROJECT_DIR`), for the reports GitLab links to files in the
+/// repository (Code Quality's `location.path`, JUnit's `file`): there an
+/// input named by its absolute path below the checkout is named by its path
+/// in the repository.
 #[derive(Clone, Debug, Default)]
 pub struct RepositoryRoot(Option<String>);
 
 impl RepositoryRoot {
-    /// From the environment: none outside a GitLab job.
-    pub fn from_env() -> RepositoryRoot {
+    /// The checkout at the absolute path `dir`; none for no path or a
+    /// relative one.
+    pub fn new(dir: Option<&str>) -> RepositoryRoot {
         RepositoryRoot(
-            std::env::var("CI_PROJECT_DIR")
-                .ok()
-                .filter(|d| d.starts_with('/'))
+            dir.filter(|d| d.starts_with('/'))
                 .map(|d| format!("{}/", d.trim_end_matches('/'))),
         )
     }
