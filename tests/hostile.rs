@@ -64,12 +64,28 @@ fn run_in(format: &str, args: &[&str], stdin: Option<Vec<u8>>) -> Run {
     });
     let start = Instant::now();
     let mut peak_kib = 0;
+    // The status lines that gave the peak, printed with the run (the test
+    // harness shows them when the test fails): whose memory, and of what kind.
+    let mut peak_status = String::new();
     let status = loop {
         if let Ok(text) = fs::read_to_string(&status_file) {
             for line in text.lines() {
                 if let Some(v) = line.strip_prefix("VmHWM:") {
                     let kib: u64 = v.trim().trim_end_matches("kB").trim().parse().unwrap_or(0);
-                    peak_kib = peak_kib.max(kib);
+                    if kib > peak_kib {
+                        peak_kib = kib;
+                        peak_status = text
+                            .lines()
+                            .filter(|l| {
+                                [
+                                    "Name:", "Pid:", "PPid:", "Threads:", "VmHWM:", "VmRSS:", "Rss",
+                                ]
+                                .iter()
+                                .any(|k| l.starts_with(k))
+                            })
+                            .collect::<Vec<_>>()
+                            .join("; ");
+                    }
                 }
             }
         }
@@ -83,6 +99,7 @@ fn run_in(format: &str, args: &[&str], stdin: Option<Vec<u8>>) -> Run {
         std::thread::sleep(Duration::from_millis(5));
     };
     let stdout = reader.join().unwrap();
+    eprintln!("sgfaudit {args:?}: peak {peak_kib} KiB ({peak_status})");
     Run {
         status: status.code().unwrap_or(-1),
         rows: match format {
