@@ -134,7 +134,7 @@ impl PathOverrides {
     /// `base` changed by the overrides whose paths match `path`, a name as
     /// reports print it (in order).
     pub fn selection_for(&self, base: Selection, path: &str) -> Selection {
-        let named = path.trim_start_matches("./");
+        let named = sgfaudit::report::fingerprint::input_name(path);
         let from_config = self.relative_to_config(path);
         self.list
             .iter()
