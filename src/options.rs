@@ -11,25 +11,36 @@ use crate::core::findings::{Code, Severity};
 use crate::core::rules::{AgaSuperko, SameColour, SwedishSuicide};
 use crate::scoring::{DeadStonesMode, KomiMode, ScoreMode};
 
-/// A size in bytes, or with a K, M or G suffix (`256M`).
+/// A size in bytes, or with a unit as GNU tools read one (`256M`, `256MiB`,
+/// `300MB`, `1 G`): `K`, `M`, `G`, or the same with `iB`, are powers of 1024;
+/// `KB`, `MB`, `GB` powers of 1000; `B` or none, bytes. Any letter case.
 pub fn parse_size(s: &str) -> Result<u64, String> {
     let t = s.trim();
-    let (digits, unit) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
-        _ => (t, 'B'),
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = (&t[..split], t[split..].trim_start());
+    let multiple: u64 = match unit.to_ascii_uppercase().as_str() {
+        "" | "B" => 1,
+        "K" | "KIB" => 1 << 10,
+        "M" | "MIB" => 1 << 20,
+        "G" | "GIB" => 1 << 30,
+        "KB" => 1_000,
+        "MB" => 1_000_000,
+        "GB" => 1_000_000_000,
+        // `1.5M`, `-1M`, `M`: not a whole number of units.
+        _ if digits.is_empty() || !unit.starts_with(|c: char| c.is_ascii_alphabetic()) => {
+            return Err(format!(
+                "`{s}` is not a size (a whole number, then its unit)"
+            ))
+        }
+        _ => {
+            return Err(format!(
+                "`{s}`: the unit must be K, M or G (powers of 1024; also KiB, MiB, GiB), \
+                 KB, MB or GB (powers of 1000), or B"
+            ))
+        }
     };
-    let shift = match unit {
-        'B' => 0,
-        'K' => 10,
-        'M' => 20,
-        'G' => 30,
-        _ => return Err(format!("`{s}`: the unit must be K, M or G")),
-    };
-    let n: u64 = digits
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a size"))?;
-    n.checked_mul(1 << shift)
+    let n: u64 = digits.parse().map_err(|_| format!("`{s}` is not a size"))?;
+    n.checked_mul(multiple)
         .filter(|&v| v > 0)
         .ok_or_else(|| format!("`{s}` is not a usable size"))
 }
@@ -323,6 +334,42 @@ impl RunOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_take_the_units_gnu_tools_read() {
+        // Binary multiples by letter or IEC name, decimal ones by SI name.
+        for (text, bytes) in [
+            ("4096", 4096),
+            ("4096b", 4096),
+            ("256M", 256 << 20),
+            ("256m", 256 << 20),
+            ("256MiB", 256 << 20),
+            ("256 MiB", 256 << 20),
+            ("256MB", 256_000_000),
+            ("20K", 20 << 10),
+            ("20kB", 20_000),
+            ("1G", 1 << 30),
+            ("1GB", 1_000_000_000),
+            (" 3K ", 3 << 10),
+        ] {
+            assert_eq!(parse_size(text), Ok(bytes), "{text}");
+        }
+        for text in ["", "M", "MB", "-1M", "1.5M", "256T", "256MBs", "0", "0K"] {
+            assert!(parse_size(text).is_err(), "{text}");
+        }
+        assert_eq!(
+            parse_size("1T"),
+            Err(
+                "`1T`: the unit must be K, M or G (powers of 1024; also KiB, MiB, GiB), \
+                 KB, MB or GB (powers of 1000), or B"
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            parse_size("99999999999G"),
+            Err("`99999999999G` is not a usable size".to_string())
+        );
+    }
 
     #[test]
     fn options_are_set_by_their_cli_names() {

@@ -378,7 +378,8 @@ pub struct AuditArgs {
     /// Files, standard input and archive entries larger than this are not read
     /// (an error row says so); a UTF-8 collection in a file (compressed or
     /// not) or on standard input larger than this is read in parts under it,
-    /// refusing only a game tree that long: bytes, or with a K, M or G suffix.
+    /// refusing only a game tree that long: bytes, or with a unit (K, M, G
+    /// or KiB, MiB, GiB: powers of 1024; KB, MB, GB: powers of 1000).
     #[arg(long, value_name = "SIZE", value_parser = options::parse_size, default_value = "256M")]
     pub max_file_size: u64,
 }
