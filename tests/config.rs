@@ -173,6 +173,73 @@ fn files_the_configuration_names_are_beside_it() {
     assert!(!dir.join("games/audit").exists());
 }
 
+/// A baseline written from the project's root knows its findings however a
+/// later run names the files: from inside `games/` (where reports name them
+/// `./ko.sgf`), from outside the project, or by their absolute path. Without a
+/// configuration there is no project to name them by: a run from `games/`
+/// meets none of the findings, and says so.
+#[test]
+fn a_baseline_holds_however_the_run_names_the_files() {
+    let dir = project(
+        "config-baseline-names",
+        "sgfaudit.toml",
+        "baseline = \"known.json\"\n",
+    );
+    let (code, report, err) = run_in(
+        &dir,
+        &["check", "games", "--no-baseline", "--format", "gitlab"],
+    );
+    // The ko retake of each of the two files, an error.
+    assert_eq!(code, 1, "{err}");
+    std::fs::write(dir.join("known.json"), &report).unwrap();
+    let games = dir.join("games");
+    let absolute = games.to_str().unwrap();
+    let outside = dir.parent().unwrap();
+    let project = dir.file_name().unwrap().to_str().unwrap();
+    let from_outside = format!("{project}/games");
+    for (cwd, path) in [
+        (&dir, "games"),
+        (&dir, "./games"),
+        (&dir, absolute),
+        (&games, "."),
+        (&games, "positions"),
+        (&outside.to_path_buf(), from_outside.as_str()),
+    ] {
+        // From outside, the configuration is named (it is found only
+        // upwards from the working directory).
+        let config = dir.join("sgfaudit.toml");
+        let (code, out, err) = run_in(
+            cwd,
+            &[
+                "check",
+                path,
+                "--format",
+                "jsonl",
+                "--config",
+                config.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(code, 0, "{path} from {}: {err}", cwd.display());
+        for line in out.lines() {
+            let row: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(row["findings"], serde_json::json!([]), "{path}: {row}");
+        }
+    }
+    let (code, _, err) = run_in(
+        &games,
+        &[
+            "check",
+            ".",
+            "--no-config",
+            "--baseline",
+            "../known.json",
+            "-q",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("none of the baseline's"), "{err}");
+}
+
 /// A list is the flag given once per item, as `-g a -g b` on the command
 /// line: two globs read both folders, and a glob's own comma (`{a,b}`) stays
 /// inside it. (`/ko.sgf` is anchored below the directory named; `ko.sgf`

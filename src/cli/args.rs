@@ -146,9 +146,10 @@ impl PathOverrides {
     }
 
     /// `path` relative to the configuration file's directory, with `/`
-    /// between its parts; none for standard input (`-`, `-!ENTRY`) and for
-    /// a path outside that directory.
-    fn relative_to_config(&self, path: &str) -> Option<String> {
+    /// between its parts; none for standard input (`-`, `-!ENTRY`), for a
+    /// path outside that directory and for a run without a configuration.
+    /// The overrides' globs and the baseline's names read it.
+    pub fn relative_to_config(&self, path: &str) -> Option<String> {
         let (cwd, config_dir) = self.dirs.as_ref()?;
         if path == "-" || path.starts_with("-!") {
             return None;

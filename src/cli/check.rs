@@ -134,8 +134,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
                     None => &selection,
                 };
                 let mut game = here.apply_to(game);
-                if let Some(b) = &mut baseline {
-                    game = b.apply(&file.path, game);
+                if let Some(b) = baseline.as_mut().filter(|_| !game.findings.is_empty()) {
+                    let project_name = args.overrides.relative_to_config(&file.path);
+                    game = b.apply(&file.path, project_name.as_deref(), game);
                 }
                 summary.add_game(&game);
                 reporters.game(file, game)?;

@@ -119,21 +119,39 @@ impl Baseline {
         ))
     }
 
-    /// `game` without the findings the baseline holds (`path` is its
-    /// input's name as reports give it).
-    pub fn apply(&mut self, path: &str, mut game: GameReport) -> GameReport {
+    /// `game` without the findings the baseline holds. `path` is its
+    /// input's name as reports give it; `project_name`, for a run with a
+    /// configuration file, the same input relative to that file's
+    /// directory: a baseline written from there names it so, and a finding
+    /// it holds under either name is known, whatever directory this run
+    /// started in.
+    pub fn apply(
+        &mut self,
+        path: &str,
+        project_name: Option<&str>,
+        mut game: GameReport,
+    ) -> GameReport {
         if self.known.is_empty() || game.findings.is_empty() {
             return game;
         }
         let prints = fingerprint::of_game(path, &game);
+        let also = project_name
+            .filter(|p| *p != fingerprint::input_name(path))
+            .map(|p| fingerprint::of_game(p, &game));
         let findings = std::mem::take(&mut game.findings);
-        for (f, print) in findings.into_iter().zip(prints) {
-            if let Ok(i) = self.known.binary_search(&print) {
-                self.met[i] = true;
-                self.left_out += 1;
-            } else {
+        for (k, (f, print)) in findings.into_iter().zip(prints).enumerate() {
+            let given = self.known.binary_search(&print).ok();
+            let project = also
+                .as_ref()
+                .and_then(|a| self.known.binary_search(&a[k]).ok());
+            if given.is_none() && project.is_none() {
                 game.findings.push(f);
+                continue;
             }
+            for i in given.into_iter().chain(project) {
+                self.met[i] = true;
+            }
+            self.left_out += 1;
         }
         game
     }
