@@ -212,7 +212,7 @@ fn with_reader_gone(args: &[&str], read: usize, stderr_too: bool) -> (Option<i32
 /// run meets the closed pipe.
 #[test]
 fn a_closed_stdout_is_not_an_error() {
-    for format in ["jsonl", "csv", "sarif", "gitlab", "junit"] {
+    for format in ["jsonl", "csv", "sarif", "gitlab", "junit", "concise"] {
         for stderr_too in [false, true] {
             let args = ["check", "corpus", "--format", format, "-j", "1"];
             let (status, stderr) = with_reader_gone(&args, 16, stderr_too);
@@ -928,4 +928,81 @@ fn names_and_texts_from_inputs_are_printed_with_their_controls_escaped() {
     assert!(err.contains("gone\\x1B[2J.sgf"), "{err}");
     assert!(clean(&err), "{err:?}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--format concise`: a line per finding, at the place its input's text
+/// holds it. wrong-turn.sgf's third move, White's second in a row, is
+/// `W[gc]` (its column found in the text); an empty file has no place; in a
+/// collection the later game is named (from 0) and its move found in the
+/// text too; a line break in a file's name stays inside its line.
+#[test]
+fn concise_lines_say_where_each_finding_is_written() {
+    let text = std::fs::read_to_string(root().join("corpus/rules/wrong-turn.sgf")).unwrap();
+    let column = text.find("W[gc]").unwrap() + 1;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("sgfaudit-concise");
+    std::fs::create_dir_all(&dir).unwrap();
+    // Game 1 replays onto the point Black holds: an occupied point at move 2.
+    let collection = "(;SZ[9];B[aa];W[bb])\n(;SZ[9];B[aa];W[aa])";
+    let occupied = collection.rfind("W[aa]").unwrap() - collection.rfind('\n').unwrap();
+    let name = dir.join("two\nlines.sgf");
+    std::fs::write(&name, collection).unwrap();
+    let (code, out, err) = run(&[
+        "check",
+        "corpus/rules/wrong-turn.sgf",
+        "corpus/malformed/empty.sgf",
+        name.to_str().unwrap(),
+        "--format",
+        "concise",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    let wrong_turn =
+        format!("corpus/rules/wrong-turn.sgf:1:{column}: error R406 wrong-turn at move 3: ");
+    assert!(lines[0].starts_with(&wrong_turn), "{out}");
+    assert!(
+        lines[1].starts_with("corpus/malformed/empty.sgf: error F002 empty-file: "),
+        "{out}"
+    );
+    let shown = name.to_str().unwrap().replace('\n', "\\x0A");
+    let collection_line =
+        format!("{shown}:2:{occupied}: error R401 occupied in game 1 at move 2: ");
+    assert!(lines[2].starts_with(&collection_line), "{out}");
+    assert_eq!(
+        lines[3],
+        "sgfaudit: 3 error(s), 0 warning(s), 0 info in 3 file(s), 4 game(s)"
+    );
+}
+
+/// Every finding of the bundled corpus has its line, in the order and at the
+/// place the JSONL rows give, with the same code and severity.
+#[test]
+fn concise_lists_every_finding_the_rows_hold() {
+    let (_, rows, _) = run(&["check", "corpus", "--format", "jsonl", "-q"]);
+    let (_, concise, _) = run(&["check", "corpus", "--format", "concise", "-q"]);
+    let mut expected = Vec::new();
+    for row in rows.lines() {
+        let row: serde_json::Value = serde_json::from_str(row).unwrap();
+        let file = row["file"].as_str().unwrap();
+        for f in row["findings"].as_array().unwrap() {
+            let at = match (f["line"].as_u64(), f["column"].as_u64()) {
+                (Some(l), Some(c)) => format!("{file}:{l}:{c}: "),
+                _ => format!("{file}: "),
+            };
+            expected.push(format!(
+                "{at}{} {}",
+                f["severity"].as_str().unwrap(),
+                f["code"].as_str().unwrap()
+            ));
+        }
+    }
+    let lines: Vec<&str> = concise.lines().collect();
+    assert_eq!(lines.len(), expected.len() + 1);
+    for (line, start) in lines.iter().zip(&expected) {
+        assert!(
+            line.starts_with(&format!("{start} ")),
+            "{line} against {start}"
+        );
+    }
+    assert!(lines[expected.len()].starts_with("sgfaudit: "));
 }

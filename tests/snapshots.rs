@@ -73,6 +73,10 @@ const CASES: &[(&str, &[&str])] = &[
             "never",
         ],
     ),
+    (
+        "concise-malformed",
+        &["check", "corpus/malformed", "--format", "concise", "-q"],
+    ),
     ("missing-path", &["check", "no/such/file.sgf", "-q"]),
     ("no-paths", &["check"]),
     (

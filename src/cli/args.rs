@@ -200,6 +200,9 @@ pub enum ListFormat {
 pub enum Format {
     /// A readable summary of the whole run.
     Summary,
+    /// One line per finding, as compilers print them (PATH:LINE:COLUMN:
+    /// SEVERITY CODE NAME: MESSAGE), then the counts.
+    Concise,
     /// One JSON object per game (docs/OUTPUT.md).
     Jsonl,
     /// The games table, in the columns of games.csv.

@@ -13,6 +13,7 @@ use sgfaudit::input::{FileList, Walk};
 use sgfaudit::pipeline::{self, Output};
 use sgfaudit::report::background::Background;
 use sgfaudit::report::baseline::Baseline;
+use sgfaudit::report::concise::ConciseReporter;
 use sgfaudit::report::csv::{CsvGamesReporter, CsvReporter};
 use sgfaudit::report::destination::ReportFile;
 use sgfaudit::report::github::GithubReporter;
@@ -284,6 +285,7 @@ fn format_reporter<W: Write + Send + 'static>(
 ) -> Box<dyn Reporter + Send> {
     match format {
         Format::Summary => Box::new(TextReporter::new(out)),
+        Format::Concise => Box::new(ConciseReporter::new(out)),
         Format::Jsonl => Box::new(JsonlReporter::new(out)),
         Format::Csv => Box::new(CsvGamesReporter::new(out)),
         Format::Github => Box::new(GithubReporter::new(out, step_summary())),

@@ -8,6 +8,7 @@ pub mod arrow;
 pub mod background;
 pub mod baseline;
 pub mod chart;
+pub mod concise;
 pub mod csv;
 pub mod destination;
 pub mod diagram;
