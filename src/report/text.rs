@@ -154,6 +154,14 @@ impl<W: Write> Reporter for TextReporter<W> {
                 writeln!(o, "  {e:>4} {w:>4}  {}", super::printable(p))?;
             }
         }
+        if !s.by_code.is_empty() {
+            writeln!(o)?;
+            writeln!(
+                o,
+                "each finding where it is written: --format concise; one game in full: \
+                 sgfaudit explain FILE [--game N] [--move M]"
+            )?;
+        }
         o.flush()
     }
 }
