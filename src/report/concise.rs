@@ -14,9 +14,9 @@
 //! place in that input's text; the game is named only in a collection's later
 //! games (from 0, as `--game` counts). Lines come in input order, written as
 //! games come, and the last line counts the run (a line more says what
-//! `--baseline` left out). Names and record text are
-//! written as [`super::printable`] makes them, so nothing in a record acts on
-//! the terminal or starts a line of its own.
+//! `--baseline` left out). Names and record text are written as
+//! [`super::printable`] makes them, so nothing in a record acts on the
+//! terminal or starts a line of its own.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -36,7 +36,7 @@ impl<W: Write> ConciseReporter<W> {
 }
 
 /// One finding's line, without its line break.
-pub fn line(path: &str, game: usize, f: &Finding) -> String {
+fn line(path: &str, game: usize, f: &Finding) -> String {
     let mut s = String::from(printable(path));
     if let Some(l) = &f.location {
         let _ = write!(s, ":{}:{}", l.line, l.column);
