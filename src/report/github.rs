@@ -131,7 +131,7 @@ impl<W: Write> Reporter for GithubReporter<W> {
             writeln!(
                 self.out,
                 "sgfaudit: {} more error(s), {} warning(s) and {} notice(s) are not annotated \
-                 (GitHub shows {SHOWN_PER_LEVEL} of each per step); --format summary or --out list them all",
+                 (GitHub shows {SHOWN_PER_LEVEL} of each per step); --report concise=FILE or --out lists them all",
                 e.left_out, w.left_out, n.left_out
             )?;
         }
