@@ -484,7 +484,10 @@ impl Sender {
             Err(why) => return Some(Source::Broken(why)),
         };
         let split_above = super::parts::sizes().0.min(self.max_entry);
-        let mut head = Vec::new();
+        // Sized once from the compressed size (text inflates a few times
+        // over), up to the most a head holds: grown by doubling, a head of
+        // 4 MiB left copies of itself behind (10 MB more at the peak).
+        let mut head = Vec::with_capacity(head_capacity(size, split_above));
         match (&mut inflating)
             .take(split_above.saturating_add(1))
             .read_to_end(&mut head)
@@ -499,7 +502,7 @@ impl Sender {
                     pipe,
                     size: None,
                 }) {
-                    pump.pump(io::Cursor::new(head).chain(inflating));
+                    pump.pump_after(head, inflating);
                 }
                 None
             }
@@ -543,6 +546,17 @@ impl Sender {
             Err(ReadFailed { why, .. }) => Source::Broken(why),
         }
     }
+}
+
+/// The room to read the head of a compressed game entry of `size` bytes
+/// into: four times its size (text inflates about that much), at least
+/// 64 KiB, at most one byte more than `split_above`, the most it holds.
+fn head_capacity(size: u64, split_above: u64) -> usize {
+    let room = size
+        .saturating_mul(4)
+        .max(64 << 10)
+        .min(split_above.saturating_add(1));
+    usize::try_from(room).unwrap_or(usize::MAX)
 }
 
 /// Reports the whole archive as unreadable, with why.

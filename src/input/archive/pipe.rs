@@ -76,7 +76,16 @@ impl Pump {
     /// [`InputError`]'s), or until the walk drops
     /// its end (it has read what it needs): the rest of the entry is then
     /// left to the archive reader to pass over.
-    pub fn pump(self, mut r: impl Read) {
+    pub fn pump(self, r: impl Read) {
+        self.pump_after(Vec::new(), r);
+    }
+
+    /// Sends `head`, then the bytes of `r`, as [`Pump::pump`] does. The
+    /// head goes as one chunk, freed once the walk has read past it.
+    pub fn pump_after(self, head: Vec<u8>, mut r: impl Read) {
+        if !head.is_empty() && self.0.send(Ok(head)).is_err() {
+            return;
+        }
         let mut buf = vec![0u8; CHUNK];
         loop {
             let message = match r.read(&mut buf) {
@@ -112,6 +121,20 @@ mod tests {
         walk_end.read_to_end(&mut got).unwrap();
         t.join().unwrap();
         assert_eq!(got, bytes);
+    }
+
+    #[test]
+    fn a_head_arrives_before_the_rest_and_is_not_kept() {
+        let (pump, mut walk_end) = pipe();
+        let t = std::thread::spawn(move || {
+            pump.pump_after(b"(;GM[1]".to_vec(), io::Cursor::new(b";B[aa])".to_vec()))
+        });
+        let mut got = Vec::new();
+        walk_end.read_to_end(&mut got).unwrap();
+        t.join().unwrap();
+        assert_eq!(got, b"(;GM[1];B[aa])");
+        // The head went as a chunk of its own, dropped for the next.
+        assert_eq!(walk_end.chunk, b";B[aa])");
     }
 
     #[test]
