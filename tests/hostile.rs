@@ -544,7 +544,7 @@ fn a_collection_in_a_tar_or_zip_costs_what_the_compressed_file_costs() {
     fs::write(d.join("c.tar.gz"), tar_gz_of(&[("c.sgf", &text)])).unwrap();
     zip_of(&d.join("c.zip"), &[("c.sgf", &text)]);
     // The .sgf.gz itself as an entry: decompressed whole, it cost 234 MB;
-    // its 4 MiB head grown by doubling and held to the end, 41-48 MB.
+    // with its 4 MiB head grown by doubling and held to the end, 41-48 MB.
     fs::write(d.join("gz.tar"), tar_of(&[("c.sgf.gz", &gz)], Vec::new())).unwrap();
     // The tar.gz inside a tar: held whole, it cost 92 MB.
     let tgz = fs::read(d.join("c.tar.gz")).unwrap();

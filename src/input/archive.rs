@@ -484,9 +484,9 @@ impl Sender {
             Err(why) => return Some(Source::Broken(why)),
         };
         let split_above = super::parts::sizes().0.min(self.max_entry);
-        // Sized once from the compressed size (text inflates a few times
-        // over), up to the most a head holds: grown by doubling, a head of
-        // 4 MiB left copies of itself behind (10 MB more at the peak).
+        // Sized once from the compressed size, up to the most a head holds:
+        // grown by doubling, a head of 4 MiB left copies of itself behind
+        // (10 MB more at the peak).
         let mut head = Vec::with_capacity(head_capacity(size, split_above));
         match (&mut inflating)
             .take(split_above.saturating_add(1))
@@ -549,14 +549,18 @@ impl Sender {
 }
 
 /// The room to read the head of a compressed game entry of `size` bytes
-/// into: four times its size (text inflates about that much), at least
-/// 64 KiB, at most one byte more than `split_above`, the most it holds.
+/// into, when it may inflate to a MiB or more: four times its size (game
+/// records inflate about that much), at most one byte more than
+/// `split_above`, the most it holds. A smaller entry grows its buffer as
+/// it reads, to about the size it inflates to: it waits in a batch, whose
+/// room is counted by its bytes (sized from the compressed size, real's
+/// files gzipped in one tar peaked 1-2 MiB higher).
 fn head_capacity(size: u64, split_above: u64) -> usize {
-    let room = size
-        .saturating_mul(4)
-        .max(64 << 10)
-        .min(split_above.saturating_add(1));
-    usize::try_from(room).unwrap_or(usize::MAX)
+    let room = size.saturating_mul(4);
+    if room < 1 << 20 {
+        return 0;
+    }
+    usize::try_from(room.min(split_above.saturating_add(1))).unwrap_or(usize::MAX)
 }
 
 /// Reports the whole archive as unreadable, with why.
@@ -995,6 +999,18 @@ fn read_tar<R: Read>(file: R, name: &str, out: &mut Sender) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_head_that_may_reach_a_mib_is_sized_ahead() {
+        let four_mib = 4 << 20;
+        assert_eq!(head_capacity(3_000, four_mib), 0);
+        assert_eq!(head_capacity((256 << 10) - 1, four_mib), 0);
+        assert_eq!(head_capacity(256 << 10, four_mib), 1 << 20);
+        assert_eq!(head_capacity(47_000_000, four_mib), (4 << 20) + 1);
+        assert_eq!(head_capacity(u64::MAX, four_mib), (4 << 20) + 1);
+        // A size cap below a MiB caps the room too.
+        assert_eq!(head_capacity(1 << 20, 1000), 1001);
+    }
 
     #[test]
     fn archives_are_known_by_their_names_in_any_letter_case() {
