@@ -484,7 +484,7 @@ impl Sender {
             Err(why) => return Some(Source::Broken(why)),
         };
         let split_above = super::parts::sizes().0.min(self.max_entry);
-        // Sized once from the compressed size, up to the most a head holds:
+        // A head that may reach a MiB is sized once ([`head_capacity`]):
         // grown by doubling, a head of 4 MiB left copies of itself behind
         // (10 MB more at the peak).
         let mut head = Vec::with_capacity(head_capacity(size, split_above));
