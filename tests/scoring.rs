@@ -1248,3 +1248,48 @@ fn katagos_territory_count_charges_the_stones_of_the_main_phase_and_first_encore
         warning
     );
 }
+
+/// A 9x9 final position whose dead stones no estimate can doubt: Black's
+/// wall on column E and White's on column F each hold two single-point eyes
+/// (D9 and D1, G9 and G1: pass-alive), and two White stones, B5 and C5, sit
+/// in Black's area. Hand count, Japanese, komi 0.5: Black has 30 points of
+/// territory (columns A-D, 36 points, less its six stones there) and the 2
+/// dead stones as prisoners, 32; White has 21 (columns G-J, 27 points, less
+/// its six stones): B+10.5. With the two White stones alive, Black's area
+/// borders both colours and only its two eyes are territory: Black 2, White
+/// 21, W+19.5.
+fn two_walls_and_an_invasion(re: &str) -> sgfaudit::audit::FileReport {
+    common::audit_text(&format!(
+        "(;GM[1]FF[4]SZ[9]KM[0.5]RU[Japanese]RE[{re}]\
+         AB[ea][eb][ec][ed][ee][ef][eg][eh][ei][ca][cb][db][ci][ch][dh]\
+         AW[fa][fb][fc][fd][fe][ff][fg][fh][fi][ha][hb][gb][hi][hh][gh][be][ce]\
+         ;B[];W[])"
+    ))
+}
+
+#[test]
+fn without_markup_a_mismatch_one_group_reversed_explains_is_a_note() {
+    assert_eq!(
+        common::codes(&two_walls_and_an_invasion("B+10.5")),
+        Vec::<&str>::new()
+    );
+    // RE is the count with the invading stones alive: the mismatch may be
+    // the estimate's call on that group, so it is a note that names it.
+    let r = two_walls_and_an_invasion("W+19.5");
+    assert_eq!(common::codes(&r), ["C601"]);
+    let f = &r.games[0].findings[0];
+    assert_eq!(f.severity, sgfaudit::core::findings::Severity::Info);
+    assert!(
+        f.message.contains(
+            "with the 2 W stones of the group at B5 (be) alive the japanese count gives RE"
+        ),
+        "{}",
+        f.message
+    );
+    // No single group's call gives B+20.5: the record contradicts the count.
+    let r = two_walls_and_an_invasion("B+20.5");
+    assert_eq!(common::codes(&r), ["C601"]);
+    let f = &r.games[0].findings[0];
+    assert_eq!(f.severity, sgfaudit::core::findings::Severity::Warning);
+    assert!(!f.message.contains("estimate's call"), "{}", f.message);
+}

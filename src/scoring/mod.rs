@@ -12,6 +12,7 @@ pub mod markup;
 mod notes;
 pub mod recorded;
 pub mod result_check;
+mod reversal;
 
 pub use self::divergence::{Components, Divergence};
 pub use self::result_check::{ReadingKind, ResultCheck};
@@ -468,6 +469,16 @@ pub fn score_game(
                 }
                 out
             };
+            let reversals = || match (dead.source, katago) {
+                (DeadSource::Estimated, None) => {
+                    let countings = match declared {
+                        Some(c) => vec![c],
+                        None => Counting::ALL.to_vec(),
+                    };
+                    reversal::reversals(board, &dead, &counter, &countings)
+                }
+                _ => Vec::new(),
+            };
             let input = CheckInput {
                 re,
                 declared: declared_count,
@@ -482,6 +493,7 @@ pub fn score_game(
                 } else {
                     dead.uncertain.len()
                 },
+                reversals: &reversals,
             };
             result_check::check(rec, &input, findings)
         }

@@ -4,6 +4,7 @@
 use super::counting::{Counting, Score, Scores};
 use super::divergence::winner_sign;
 use super::recorded::{DeclaredRules, Recorded, WinBy};
+use super::reversal::Reversal;
 use super::DeadSource;
 use crate::core::board::Color;
 use crate::core::findings::{Code, Finding, Severity};
@@ -141,6 +142,10 @@ pub struct CheckInput<'a> {
     pub readings: &'a dyn Fn() -> Vec<Reading>,
     /// Stones the dead-stone estimate leaves in doubt (0 with markup).
     pub in_doubt: usize,
+    /// With estimated dead stones, the counts with one group's call reversed
+    /// ([`super::reversal`]); made only when RE misses the rules' count of a
+    /// game that ends with two passes and leaves no stone in doubt.
+    pub reversals: &'a dyn Fn() -> Vec<Reversal>,
 }
 
 /// A count of the final position that differs from the rules' only in what
@@ -255,13 +260,32 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         } else {
             String::new()
         };
+        // A mismatch that would be a warning is a note when the count with
+        // the estimate's call on one group reversed gives RE: the estimate,
+        // not the record, may be wrong there.
+        let reversal = if i.ended_by_passes && i.in_doubt == 0 {
+            (i.reversals)().into_iter().find(|r| {
+                declared_counting.is_none_or(|c| c == r.counting)
+                    && gives(&r.score, rec) == Some(true)
+            })
+        } else {
+            None
+        };
+        let reversed = match &reversal {
+            Some(r) => format!(
+                "; with {} the {} count gives RE, so the count rests on the estimate's call there",
+                r.what,
+                rules_name_of(&i.declared, r.counting),
+            ),
+            None => String::new(),
+        };
         let dead = match &i.declared {
             Some(d) if d.katago => "none, the board as it stands",
             _ => i.dead.key(),
         };
         let message = match declared_score {
             Some(s) => format!(
-                "RE[{}] but the {} count gives {} with komi {} (dead stones: {dead}){}{}{}{doubt}{unfinished}",
+                "RE[{}] but the {} count gives {} with komi {} (dead stones: {dead}){}{}{}{doubt}{reversed}{unfinished}",
                 i.re,
                 rules_name,
                 s.result(),
@@ -289,7 +313,7 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
                     None => String::new(),
                 };
                 format!(
-                    "RE[{}] but no counting gives it (no RU: {}; dead stones: {}){exchanged}{doubt}{unfinished}",
+                    "RE[{}] but no counting gives it (no RU: {}; dead stones: {}){exchanged}{doubt}{reversed}{unfinished}",
                     i.re,
                     all.join(", "),
                     i.dead.key(),
@@ -299,9 +323,10 @@ pub fn check(rec: Recorded, i: &CheckInput, findings: &mut Vec<Finding>) -> Opti
         // A record cut before its final passes is counted as it stands, but
         // the players counted a later position (after the dame, the last
         // defensive moves, a ko); and a count that rests on stones the
-        // estimate leaves in doubt may be the estimate's error: either way the
-        // mismatch is a note, not evidence that the record contradicts itself.
-        let severity = if i.ended_by_passes && i.in_doubt == 0 {
+        // estimate leaves in doubt, or that one group's reversed call gives,
+        // may be the estimate's error: either way the mismatch is a note, not
+        // evidence that the record contradicts itself.
+        let severity = if i.ended_by_passes && i.in_doubt == 0 && reversal.is_none() {
             Code::ResultMismatch.severity()
         } else {
             Severity::Info
