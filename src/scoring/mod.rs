@@ -12,7 +12,7 @@ pub mod markup;
 mod notes;
 pub mod recorded;
 pub mod result_check;
-mod reversal;
+pub mod reversal;
 
 pub use self::divergence::{Components, Divergence};
 pub use self::result_check::{ReadingKind, ResultCheck};
