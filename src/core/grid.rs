@@ -212,6 +212,33 @@ impl Flood {
     }
 }
 
+/// Chains joined into units, each named by its smallest chain (union-find).
+pub(crate) struct Units(Vec<usize>);
+
+impl Units {
+    pub fn new(chains: usize) -> Units {
+        Units((0..chains).collect())
+    }
+
+    pub fn root(&mut self, mut k: usize) -> usize {
+        while self.0[k] != k {
+            self.0[k] = self.0[self.0[k]];
+            k = self.0[k];
+        }
+        k
+    }
+
+    pub fn join(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.root(a), self.root(b));
+        self.0[a.max(b)] = a.min(b);
+    }
+
+    /// Each chain's unit.
+    pub fn roots(mut self) -> Vec<usize> {
+        (0..self.0.len()).map(|k| self.root(k)).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

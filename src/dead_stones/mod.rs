@@ -50,7 +50,7 @@ mod seki;
 use std::collections::BTreeMap;
 
 use crate::core::board::{Board, Color, Point};
-use crate::core::grid::{Grid, NONE};
+use crate::core::grid::{Grid, Units, NONE};
 
 /// Benson's algorithm: which chains of colour `c` are pass-alive. Regions (maximal
 /// connected sets of points not occupied by `c`) and which of them are vital to
@@ -593,33 +593,6 @@ fn shared_eye_units(p: &Grid, chain: &[u32], candidate: &[bool]) -> Vec<usize> {
         }
     }
     unit.roots()
-}
-
-/// Chains joined into units, each named by its smallest chain (union-find).
-struct Units(Vec<usize>);
-
-impl Units {
-    fn new(chains: usize) -> Units {
-        Units((0..chains).collect())
-    }
-
-    fn root(&mut self, mut k: usize) -> usize {
-        while self.0[k] != k {
-            self.0[k] = self.0[self.0[k]];
-            k = self.0[k];
-        }
-        k
-    }
-
-    fn join(&mut self, a: usize, b: usize) {
-        let (a, b) = (self.root(a), self.root(b));
-        self.0[a.max(b)] = a.min(b);
-    }
-
-    /// Each chain's unit.
-    fn roots(mut self) -> Vec<usize> {
-        (0..self.0.len()).map(|k| self.root(k)).collect()
-    }
 }
 
 /// The steps (between neighbouring points) from the stones of chain `k` to

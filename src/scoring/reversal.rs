@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use super::counting::{Counting, Score, Tally};
 use super::{final_position, Counter, DeadStones};
 use crate::core::board::{Board, Color};
-use crate::core::grid::{Grid, NONE};
+use crate::core::grid::{Grid, Units, NONE};
 
 /// The count of the final position under `counting` with one group's call
 /// reversed.
@@ -37,19 +37,19 @@ pub(super) fn reversals(
 ) -> Vec<Reversal> {
     let p = Grid::from_board(board);
     let (chain, colors) = p.chains();
-    let mut groups = UnionFind::new(colors.len());
+    let mut groups = Units::new(colors.len());
     for i in 0..p.cells.len() {
         if p.cells[i].is_some() {
             continue;
         }
         // The first chain of each colour next to this liberty joins the others.
-        let mut first: [Option<u32>; 2] = [None, None];
+        let mut first: [Option<usize>; 2] = [None, None];
         for j in p.neighbours(i) {
-            let ch = chain[j];
-            if ch == NONE {
+            if chain[j] == NONE {
                 continue;
             }
-            let side = usize::from(colors[ch as usize] == Color::White);
+            let ch = chain[j] as usize;
+            let side = usize::from(colors[ch] == Color::White);
             match first[side] {
                 Some(a) => groups.join(a, ch),
                 None => first[side] = Some(ch),
@@ -70,20 +70,20 @@ pub(super) fn reversals(
     }
     // Each group's points in row-major order, groups in the order of their
     // first point.
-    let mut members: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    let mut members: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     let mut settled = vec![false; colors.len()];
     for (i, &ch) in chain.iter().enumerate() {
         if ch != NONE {
-            let g = groups.root(ch);
+            let g = groups.root(ch as usize);
             members.entry(g).or_default().push(i);
-            settled[g as usize] |= pass_alive[ch as usize];
+            settled[g] |= pass_alive[ch as usize];
         }
     }
-    let mut ordered: Vec<(u32, Vec<usize>)> = members.into_iter().collect();
+    let mut ordered: Vec<(usize, Vec<usize>)> = members.into_iter().collect();
     ordered.sort_by_key(|(_, pts)| pts[0]);
     let mut out = Vec::new();
     for (g, pts) in ordered {
-        if settled[g as usize] {
+        if settled[g] {
             continue;
         }
         let dead_here = pts.iter().filter(|&&i| is_dead[i]).count();
@@ -129,34 +129,4 @@ pub(super) fn reversals(
         }
     }
     out
-}
-
-/// Disjoint sets of chains.
-struct UnionFind(Vec<u32>);
-
-impl UnionFind {
-    fn new(n: usize) -> UnionFind {
-        UnionFind((0..n as u32).collect())
-    }
-
-    fn root(&mut self, x: u32) -> u32 {
-        let mut r = x;
-        while self.0[r as usize] != r {
-            r = self.0[r as usize];
-        }
-        let mut x = x;
-        while self.0[x as usize] != r {
-            let next = self.0[x as usize];
-            self.0[x as usize] = r;
-            x = next;
-        }
-        r
-    }
-
-    fn join(&mut self, a: u32, b: u32) {
-        let (ra, rb) = (self.root(a), self.root(b));
-        if ra != rb {
-            self.0[ra.max(rb) as usize] = ra.min(rb);
-        }
-    }
 }
