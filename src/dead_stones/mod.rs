@@ -52,6 +52,18 @@ use std::collections::BTreeMap;
 use crate::core::board::{Board, Color, Point};
 use crate::core::grid::{Grid, Units, NONE};
 
+/// Which chains of either colour are pass-alive ([`benson`], every colour in
+/// turn).
+pub(crate) fn pass_alive_chains(p: &Grid, chain: &[u32], colors: &[Color]) -> Vec<bool> {
+    let mut pass_alive = vec![false; colors.len()];
+    for c in [Color::Black, Color::White] {
+        for (k, a) in benson(p, chain, colors, c, false).into_iter().enumerate() {
+            pass_alive[k] |= a && colors[k] == c;
+        }
+    }
+    pass_alive
+}
+
 /// Benson's algorithm: which chains of colour `c` are pass-alive. Regions (maximal
 /// connected sets of points not occupied by `c`) and which of them are vital to
 /// which chain (every empty point of the region is a liberty of the chain; with
@@ -337,17 +349,7 @@ pub fn estimate(board: &Board, first: FirstMove) -> Estimate {
 pub fn estimate_seeded(board: &Board, first: FirstMove, salt: u64) -> Estimate {
     let p = Grid::from_board(board);
     let (chain, colors) = p.chains();
-    let mut pass_alive = vec![false; colors.len()];
-    for c in [Color::Black, Color::White] {
-        for (k, a) in benson(&p, &chain, &colors, c, false)
-            .into_iter()
-            .enumerate()
-        {
-            if a && colors[k] == c {
-                pass_alive[k] = true;
-            }
-        }
-    }
+    let pass_alive = pass_alive_chains(&p, &chain, &colors);
     let seed = board.hash() ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let Ownership {
         mut own,

@@ -56,13 +56,7 @@ pub(super) fn reversals(
             }
         }
     }
-    let mut pass_alive = vec![false; colors.len()];
-    for c in [Color::Black, Color::White] {
-        let alive = crate::dead_stones::benson(&p, &chain, &colors, c, false);
-        for (k, a) in alive.into_iter().enumerate() {
-            pass_alive[k] |= a && colors[k] == c;
-        }
-    }
+    let pass_alive = crate::dead_stones::pass_alive_chains(&p, &chain, &colors);
     let all_dead = dead.all();
     let mut is_dead = vec![false; p.cells.len()];
     for &pt in &all_dead {
