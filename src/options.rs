@@ -94,9 +94,28 @@ pub fn parse_code_prefix(s: &str) -> Result<String, String> {
     ))
 }
 
+/// A code prefix as `--ignore` takes it: as [`parse_code_prefix`], except
+/// that a retired code is accepted. Leaving out a finding that is no longer
+/// reported is what was asked, so a configuration written before a code was
+/// retired keeps working; selecting one (`--select`, `--severity`) would
+/// select nothing, and is refused.
+pub fn parse_ignored_code_prefix(s: &str) -> Result<String, String> {
+    parse_code_prefix(s).or_else(|why| {
+        let prefix = s.trim().to_ascii_uppercase();
+        if !prefix.is_empty() && Code::RETIRED.iter().any(|(id, _)| id.starts_with(&prefix)) {
+            Ok(prefix)
+        } else {
+            Err(why)
+        }
+    })
+}
+
 /// A comma-separated list of code prefixes (an empty item refused).
-fn code_prefixes(value: &str) -> Result<Vec<String>, String> {
-    list(value).iter().map(|s| parse_code_prefix(s)).collect()
+fn code_prefixes(
+    value: &str,
+    parse: fn(&str) -> Result<String, String>,
+) -> Result<Vec<String>, String> {
+    list(value).iter().map(|s| parse(s)).collect()
 }
 
 /// `CODE=LEVEL`, the code a prefix of some finding code.
@@ -251,8 +270,8 @@ impl RunOptions {
                     .map_err(|_| format!("invalid value `{value}` for jobs: not a count"))?
             }
             "max_file_size" => a.max_file_size = parse_size(value)?,
-            "select" => self.selection.select = code_prefixes(value)?,
-            "ignore" => self.selection.ignore = code_prefixes(value)?,
+            "select" => self.selection.select = code_prefixes(value, parse_code_prefix)?,
+            "ignore" => self.selection.ignore = code_prefixes(value, parse_ignored_code_prefix)?,
             "severity" => {
                 self.selection.severity = list(value)
                     .iter()

@@ -94,6 +94,61 @@ fn jsonl_carries_the_documented_fields() {
     assert!(v["rulesets"]["japanese"]["no_result"].is_null());
 }
 
+/// Fox's komi conventions are read, not reported: KM written x100 and KM[0]
+/// in an even game keep their value as written beside the komi read, and the
+/// summary counts them; no finding is raised for either.
+#[test]
+fn fox_komi_as_written_is_kept_and_counted() {
+    let dir = common::scratch("fox-komi");
+    let games = [
+        (
+            "scaled.sgf",
+            "(;GM[1]FF[4]SZ[19]AP[foxwq]KM[375];B[pd];W[dp])",
+        ),
+        (
+            "unwritten.sgf",
+            "(;GM[1]FF[4]SZ[19]AP[foxwq]KM[0];B[pd];W[dp])",
+        ),
+        (
+            "plain.sgf",
+            "(;GM[1]FF[4]SZ[19]AP[foxwq]KM[6.5];B[pd];W[dp])",
+        ),
+    ];
+    for (name, text) in games {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let path = dir.to_str().unwrap();
+    let (code, out, _) = run(&["check", path, "--format", "jsonl"]);
+    assert_eq!(code, 0, "{out}");
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // Sorted by name: plain, scaled, unwritten. 375 is 3.75 stones, 7.5 points.
+    let read: Vec<_> = rows
+        .iter()
+        .map(|v| (v["komi"].clone(), v["komi_as_written"].clone()))
+        .collect();
+    use serde_json::json;
+    assert_eq!(
+        read,
+        [
+            (json!(6.5), json!(null)),
+            (json!(7.5), json!(375.0)),
+            (json!(null), json!(0.0)),
+        ]
+    );
+    assert!(rows.iter().all(|v| v["findings"] == json!([])), "{out}");
+    let (_, summary, _) = run(&["check", path]);
+    assert!(
+        summary.contains(
+            "komi read as Fox writes it: 1 KM written x100, 1 KM[0] in an even game read as no komi"
+        ),
+        "{summary}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn exit_codes() {
     // Clean game: 0. Findings: 1. Nothing readable or usage errors: 2.
@@ -639,6 +694,18 @@ fn a_code_selects_in_any_case_and_a_code_of_nothing_is_refused() {
     assert!(upper.contains("\"code\":\"R404\""), "{upper}");
     assert_eq!(jsonl("--select", "r404"), upper);
     assert!(!jsonl("--ignore", "r4").contains("\"code\":\"R4"));
+    // Leaving out a retired code is what was asked: nothing to leave out.
+    let (code, ignored, err) = run(&[
+        "check",
+        file,
+        "-q",
+        "--format",
+        "jsonl",
+        "--ignore",
+        "a506,C604",
+    ]);
+    let (_, all, _) = run(&["check", file, "-q", "--format", "jsonl"]);
+    assert_eq!((code, ignored), (1, all), "{err}");
     for (flag, codes, says) in [
         ("--select", "R4O4", "`R4O4`: no finding code starts with it"),
         ("--ignore", "A5,Z9", "`Z9`: no finding code starts with it"),
@@ -646,6 +713,11 @@ fn a_code_selects_in_any_case_and_a_code_of_nothing_is_refused() {
             "--select",
             "c604",
             "C604 (winner-differs) is a retired code",
+        ),
+        (
+            "--severity",
+            "A507=warning",
+            "A507 (komi-unwritten) is a retired code",
         ),
         ("--select", "R4,", "expected a finding code"),
     ] {

@@ -231,6 +231,8 @@ fn summary_json(s: &Summary) -> String {
         "games_ok": s.games_ok,
         "games_error": s.games_error,
         "moves": s.moves,
+        "komi_scaled": s.komi_scaled,
+        "komi_unwritten": s.komi_unwritten,
         "scored": s.scored,
         "findings_by_severity": by_severity,
         "findings_by_code": by_code,

@@ -340,7 +340,7 @@ pub struct AuditArgs {
     #[arg(long, value_name = "CODES", value_delimiter = ',', value_parser = options::parse_code_prefix)]
     pub select: Vec<String>,
     /// Leave out the findings whose code starts with one of these.
-    #[arg(long, value_name = "CODES", value_delimiter = ',', value_parser = options::parse_code_prefix)]
+    #[arg(long, value_name = "CODES", value_delimiter = ',', value_parser = options::parse_ignored_code_prefix)]
     pub ignore: Vec<String>,
     /// Give the findings whose code starts with CODE this severity
     /// (comma-separated, repeatable: `R405=warning,A5=info`; the last that

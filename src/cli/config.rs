@@ -20,7 +20,7 @@ use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, CommandFactory};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-use sgfaudit::options::{parse_code_prefix, parse_severity_override};
+use sgfaudit::options::{parse_code_prefix, parse_ignored_code_prefix, parse_severity_override};
 
 use super::args::{Cli, PathOverride};
 
@@ -323,9 +323,14 @@ fn load_overrides(
             match k.as_str() {
                 "paths" => o.patterns = list,
                 "select" | "ignore" => {
+                    let parse = if k == "select" {
+                        parse_code_prefix
+                    } else {
+                        parse_ignored_code_prefix
+                    };
                     let codes = list
                         .iter()
-                        .map(|s| parse_code_prefix(s))
+                        .map(|s| parse(s))
                         .collect::<Result<_, _>>()
                         .map_err(|m| (kline, format!("{k}: {m}")))?;
                     if k == "select" {

@@ -91,8 +91,6 @@ codes! {
     PlayAfterEnd = "A503", "play-after-end", Warning, "Stones were played after two consecutive passes (play resumed).";
     SetupInGame = "A504", "setup-in-game", Warning, "Setup stones (AB/AW/AE) change the board after moves were played.";
     FirstPlayer = "A505", "first-player", Warning, "The first move was not by the expected player (Black on an empty board, White after handicap stones, or PL).";
-    KomiScaled = "A506", "komi-scaled", Info, "KM of 100 or more, read as komi written x100 (and in stones when a quarter point remains), as the Fox server writes it.";
-    KomiUnwritten = "A507", "komi-unwritten", Info, "KM of 0 in an even game (no HA) written by Fox's client, which writes 0 for the server's standard komi: read as no KM, so each ruleset's own komi counts.";
     DuplicateGame = "A508", "duplicate-game", Info, "The game's main line (board size, setup stones, every move) is the same as an earlier game's in the run, which is named; for games under 50 moves only when players, date and result are the same too.";
     TruncatedCopy = "A509", "truncated-copy", Info, "An earlier game in the run is this game cut short: its main line is this game's first moves (at least 50) and its result is unrecorded or the same; it is named.";
     PassForKo = "A510", "pass-for-ko", Info, "In the encore of KataGo's territory rules, a stone that would take back a ko the other player took there is a pass for that ko: it lifts the block and places nothing, and the replay leaves the board unchanged.";
@@ -112,8 +110,12 @@ codes! {
 impl Code {
     /// Codes no longer reported, with their names (docs/OUTPUT.md, "Retired
     /// codes"). A code is never reused, so a selection naming one selects nothing.
-    pub const RETIRED: [(&'static str, &'static str); 2] =
-        [("C604", "winner-differs"), ("C605", "seki-readings-differ")];
+    pub const RETIRED: [(&'static str, &'static str); 4] = [
+        ("A506", "komi-scaled"),
+        ("A507", "komi-unwritten"),
+        ("C604", "winner-differs"),
+        ("C605", "seki-readings-differ"),
+    ];
 
     /// The codes of illegal moves, which the per-ruleset verdicts also list.
     pub const ILLEGAL_MOVES: [Code; 6] = [
@@ -148,7 +150,6 @@ impl Code {
             | Code::ResultImpossible
             | Code::MarkupCountMismatch
             | Code::RulesCountDiffers => Some("RE"),
-            Code::KomiScaled | Code::KomiUnwritten => Some("KM"),
             Code::HandicapMismatch => Some("HA"),
             Code::UnusualFileFormat => Some("FF"),
             Code::BadSize | Code::RectangularBoard => Some("SZ"),

@@ -58,8 +58,12 @@ pub struct GameRecord {
     pub size: BoardSize,
     /// `HA` as recorded (0 when absent).
     pub handicap: u32,
-    /// `KM` as recorded.
+    /// `KM` as read: in points, `None` when absent, ignored, or Fox's unwritten
+    /// standard komi.
     pub komi: Option<f64>,
+    /// `KM` as written, when [`GameRecord::komi`] reads it otherwise (Fox's
+    /// conventions: written x100, or 0 for the server's standard komi).
+    pub komi_as_written: Option<f64>,
     /// `PL` in the root: who moves first after setup.
     pub first_player: Option<Color>,
     /// The record was written by software (an `AP`, or a server named in the game

@@ -337,6 +337,14 @@ impl HtmlReporter {
             s.push_str(&parts.join(", "));
             s.push_str(".</p>\n");
         }
+        if sm.komi_scaled + sm.komi_unwritten > 0 {
+            let _ = writeln!(
+                s,
+                "<p>Komi read as Fox writes it: {} KM written x100, {} KM[0] in an even game \
+                 read as no komi (KM as written: <code>komi_as_written</code>).</p>",
+                sm.komi_scaled, sm.komi_unwritten
+            );
+        }
         if !sm.top_files.is_empty() {
             s.push_str(
                 "<h3>Files with the most problems</h3>\n<table><tr><th>file</th>\

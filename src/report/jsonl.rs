@@ -25,6 +25,8 @@ struct GameJson<'a> {
     board_size: Option<u8>,
     handicap: u32,
     komi: Option<f64>,
+    /// KM as written, when `komi` reads it otherwise (Fox's conventions).
+    komi_as_written: Option<f64>,
     rules: Option<&'a str>,
     result: Option<&'a str>,
     moves: u32,
@@ -325,6 +327,7 @@ fn game_json<'a>(file: &'a FileInfo, g: &'a GameReport) -> GameJson<'a> {
         board_size: g.board_size,
         handicap: g.handicap,
         komi: g.komi,
+        komi_as_written: g.komi_as_written,
         rules: g.info.rules.as_deref(),
         result: g.info.result.as_deref(),
         moves: g.moves,

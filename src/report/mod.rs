@@ -248,6 +248,10 @@ pub struct Summary {
     /// Games that could not be audited, per kind of error.
     pub errors_by_kind: BTreeMap<&'static str, u64>,
     pub moves: u64,
+    /// Games whose KM is read otherwise than written (Fox's conventions):
+    /// written x100, and 0 for the server's standard komi.
+    pub komi_scaled: u64,
+    pub komi_unwritten: u64,
     pub by_severity: BTreeMap<Severity, u64>,
     /// Findings per code and the severity they were given.
     pub by_code: BTreeMap<(Code, Severity), u64>,
@@ -303,6 +307,11 @@ impl Summary {
             }
         }
         self.moves += u64::from(g.moves);
+        match g.komi_as_written {
+            Some(0.0) => self.komi_unwritten += 1,
+            Some(_) => self.komi_scaled += 1,
+            None => {}
+        }
         // The (code, severity) pairs of this game: few, however many findings.
         let mut kinds: Vec<(Code, Severity)> = Vec::new();
         for f in &g.findings {

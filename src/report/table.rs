@@ -429,6 +429,11 @@ pub const GAME_COLUMNS: &[Column<GameValue>] = &[
         kind: Kind::Int,
         value: |_, g| v(g.start.map(|l| l.column)),
     },
+    Column {
+        name: "komi_as_written",
+        kind: Kind::Float,
+        value: |_, g| v(g.komi_as_written),
+    },
 ];
 
 /// The columns of the findings table, in order.

@@ -211,9 +211,18 @@ fn names_a_server(prop: &Prop) -> bool {
     })
 }
 
-/// The komi as it is read: a scaled KM in points (A506), and Fox's unwritten
-/// standard komi as none (A507); none, with P306, when it is more than the
-/// board's `board_points` (it would decide every count).
+/// How KM is read.
+struct KomiRead {
+    /// In points; `None` for Fox's unwritten standard komi, and (with P306)
+    /// for a komi more than the board's points (it would decide every count).
+    points: Option<f64>,
+    /// KM as written, when `points` reads it otherwise.
+    as_written: Option<f64>,
+}
+
+/// The komi as it is read: a scaled KM in points, and Fox's unwritten
+/// standard komi as none; none, with P306, when it is more than the board's
+/// `board_points`.
 fn komi_as_read(
     k: f64,
     board_points: u32,
@@ -221,9 +230,9 @@ fn komi_as_read(
     no_komi_game: bool,
     info: &GameInfo,
     findings: &mut Vec<Finding>,
-) -> Option<f64> {
+) -> KomiRead {
     let rescaled = rescaled_komi(k);
-    let read = rescaled.map_or(k, |(points, _)| points);
+    let read = rescaled.unwrap_or(k);
     if read.abs() > f64::from(board_points) {
         // Short either way: 36200 as written, 1e308 not as 309 digits.
         let written = if k.abs() < 1e15 {
@@ -238,24 +247,21 @@ fn komi_as_read(
             )
             .about("KM"),
         );
-        return None;
+        return KomiRead {
+            points: None,
+            as_written: None,
+        };
     }
-    if let Some((points, how)) = rescaled {
-        findings.push(Finding::new(
-            Code::KomiScaled,
-            format!("KM[{k}] read as {points} points: {how}"),
-        ));
+    if read == 0.0 && handicap == 0 && !no_komi_game && written_by_fox(info) {
+        return KomiRead {
+            points: None,
+            as_written: Some(k),
+        };
     }
-    let k = read;
-    if k == 0.0 && handicap == 0 && !no_komi_game && written_by_fox(info) {
-        findings.push(Finding::new(
-            Code::KomiUnwritten,
-            "KM[0] in an even game written by Fox's client, which writes 0 for the \
-             server's standard komi: read as no KM (each ruleset's own komi)",
-        ));
-        return None;
+    KomiRead {
+        points: Some(read),
+        as_written: rescaled.map(|_| k),
     }
-    Some(k)
 }
 
 /// The moves and territory markup one node holds.
@@ -495,18 +501,15 @@ pub struct Converter {
 /// scales it: Fox writes `KM[750]` for 7.5 points, and `KM[375]` for 3.75 stones
 /// (Chinese 子, two points each) = 7.5 points. A quarter point cannot be a komi in
 /// points, so a scaled value with a quarter fraction is read as stones.
-fn rescaled_komi(k: f64) -> Option<(f64, &'static str)> {
+fn rescaled_komi(k: f64) -> Option<f64> {
     if k.abs() < 100.0 {
         return None;
     }
     let scaled = k / 100.0;
     if (scaled * 2.0).fract() != 0.0 {
-        Some((
-            scaled * 2.0,
-            "written x100 and in stones (as Fox does for Chinese rules)",
-        ))
+        Some(scaled * 2.0)
     } else {
-        Some((scaled, "written x100 (as Fox does)"))
+        Some(scaled)
     }
 }
 
@@ -555,12 +558,13 @@ impl Converter {
         } else {
             handicap
         };
-        let komi = komi
-            .and_then(|k| komi_as_read(k, points, handicap, no_komi_game, &info, &mut findings));
+        let komi =
+            komi.map(|k| komi_as_read(k, points, handicap, no_komi_game, &info, &mut findings));
         let record = GameRecord {
             size,
             handicap,
-            komi,
+            komi: komi.as_ref().and_then(|k| k.points),
+            komi_as_written: komi.and_then(|k| k.as_written),
             first_player,
             machine_written,
             ..Default::default()
