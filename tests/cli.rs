@@ -146,6 +146,18 @@ fn fox_komi_as_written_is_kept_and_counted() {
         ),
         "{summary}"
     );
+    // `explain` of a finished game says how its KM was read: 375 is 3.75
+    // stones of two points.
+    let scored = dir.join("scored.sgf");
+    std::fs::write(&scored, "(;GM[1]FF[4]SZ[9]AP[foxwq]KM[375];B[ee];W[];B[])").unwrap();
+    let (code, shown, err) = run(&["explain", scored.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        shown.contains(
+            "komi: KM[375] as written, read as 7.5 points (Fox writes KM x100, here in stones of two points)"
+        ),
+        "{shown}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

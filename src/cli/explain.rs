@@ -396,6 +396,23 @@ fn explain_end(
             sc.result()
         )?;
     }
+    match (record.komi_as_written, record.komi) {
+        (Some(written), Some(read)) => writeln!(
+            out,
+            "  komi: KM[{written}] as written, read as {read} points (Fox writes KM x100{})",
+            if written / 100.0 == read {
+                ""
+            } else {
+                ", here in stones of two points"
+            }
+        )?,
+        (Some(written), None) => writeln!(
+            out,
+            "  komi: KM[{written}] as written, read as no KM, each counting's own komi \
+             (Fox writes 0 for its standard komi in an even game)"
+        )?,
+        _ => {}
+    }
     if let Some(c) = &s.result_check {
         writeln!(out, "\nresult check: RE[{}]", printable(&c.recorded))?;
         if let (Some(r), Some(computed)) = (c.declared_name, &c.computed) {
