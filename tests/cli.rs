@@ -142,7 +142,7 @@ fn fox_komi_as_written_is_kept_and_counted() {
     let (_, summary, _) = run(&["check", path]);
     assert!(
         summary.contains(
-            "komi read as Fox writes it: 1 KM written x100, 1 KM[0] in an even game read as no komi"
+            "KM read as Fox writes it: 1 written x100, 1 KM[0] in an even game read as no komi"
         ),
         "{summary}"
     );

@@ -337,13 +337,8 @@ impl HtmlReporter {
             s.push_str(&parts.join(", "));
             s.push_str(".</p>\n");
         }
-        if sm.komi_scaled + sm.komi_unwritten > 0 {
-            let _ = writeln!(
-                s,
-                "<p>Komi read as Fox writes it: {} KM written x100, {} KM[0] in an even game \
-                 read as no komi (KM as written: <code>komi_as_written</code>).</p>",
-                sm.komi_scaled, sm.komi_unwritten
-            );
+        if let Some(komi) = sm.komi_sentence() {
+            let _ = writeln!(s, "<p>{}.</p>", escape(&komi));
         }
         if !sm.top_files.is_empty() {
             s.push_str(

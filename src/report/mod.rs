@@ -379,6 +379,18 @@ impl Summary {
         }
     }
 
+    /// The games whose KM is read otherwise than written, as the summaries
+    /// say it; `None` when there are none.
+    pub fn komi_sentence(&self) -> Option<String> {
+        (self.komi_scaled + self.komi_unwritten > 0).then(|| {
+            format!(
+                "KM read as Fox writes it: {} written x100, {} KM[0] in an even game read as \
+                 no komi (KM as written: komi_as_written)",
+                self.komi_scaled, self.komi_unwritten
+            )
+        })
+    }
+
     /// How many games have a finding of `code` at `severity`.
     pub fn games_with(&self, code: Code, severity: Severity) -> u64 {
         self.games_by_code

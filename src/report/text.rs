@@ -52,13 +52,8 @@ impl<W: Write> Reporter for TextReporter<W> {
         for (kind, n) in &s.errors_by_kind {
             writeln!(o, "  could not be audited, {kind}: {n}")?;
         }
-        if s.komi_scaled + s.komi_unwritten > 0 {
-            writeln!(
-                o,
-                "  komi read as Fox writes it: {} KM written x100, {} KM[0] in an even game \
-                 read as no komi (KM as written: komi_as_written)",
-                s.komi_scaled, s.komi_unwritten
-            )?;
+        if let Some(komi) = s.komi_sentence() {
+            writeln!(o, "  {komi}")?;
         }
         let sev = |x: Severity| s.by_severity.get(&x).copied().unwrap_or(0);
         writeln!(
