@@ -18,13 +18,17 @@
 //! `*.sgf.xz`, `*.sgf.zst`, ...), decompressed on the reader thread as they are read,
 //! under the caps of such a file on disk (one that inflates past a
 //! collection read whole is piped too); the rest are skipped, as in a
-//! directory walk, and so is the metadata macOS adds (`._*`, `__MACOSX/`).
+//! directory walk. Game entries with a hidden name (a part of the path
+//! beginning with `.`) are left out unless hidden names are read, and the
+//! metadata macOS adds (`._*`, `__MACOSX/`) always, each counted with what
+//! the walk leaves out ([`LeftOut`]).
 //! A damaged archive or entry becomes an input that reports what is wrong
 //! and where, never a silent gap.
 
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Arc;
 use std::thread;
@@ -201,15 +205,41 @@ pub fn entry_name(archive: &str, entry: &str) -> String {
 /// too, which leaves it out of a directory.
 fn is_macos_metadata(entry: &str) -> bool {
     entry
-        .split('/')
+        .split(['/', '\\'])
         .any(|part| part == "__MACOSX" || part.starts_with("._"))
+}
+
+/// A name with a part beginning with `.` (not `.` or `..` themselves, as in
+/// `./game.sgf`): hidden, as the walk judges a name in a directory.
+fn is_hidden_name(entry: &str) -> bool {
+    entry
+        .split(['/', '\\'])
+        .any(|part| part.starts_with('.') && part != "." && part != "..")
+}
+
+/// Which game and archive entries of an archive are left out for their
+/// names, as the walk leaves files out of a directory: macOS's metadata
+/// always, hidden names unless `hidden` (`--hidden`); each one left out is
+/// counted in `left_out` (the walk's count, the summary's "left out").
+#[derive(Clone, Debug, Default)]
+pub struct LeftOut {
+    pub hidden: bool,
+    pub left_out: Arc<AtomicU64>,
+}
+
+impl LeftOut {
+    /// Hidden names read, only macOS's metadata left out (uncounted): for an
+    /// entry asked for by its name, and archives given as bytes.
+    pub fn hidden_read() -> LeftOut {
+        LeftOut {
+            hidden: true,
+            left_out: Arc::default(),
+        }
+    }
 }
 
 /// A game file by the extensions the walk reads (`*.sgf`, KataGo's `*.sgfs`).
 fn is_sgf_name(entry: &str) -> bool {
-    if is_macos_metadata(entry) {
-        return false;
-    }
     let lower = entry.to_ascii_lowercase();
     super::GAME_EXTENSIONS.iter().any(|ext| {
         lower
@@ -243,7 +273,7 @@ fn lzma_options(dict: u64, lclppb: Option<u8>) -> Option<liblzma::stream::LzmaOp
 
 /// A game file compressed on its own (`.sgf.gz`, `.sgfs.bz2`, ...).
 fn is_compressed_game_name(entry: &str) -> bool {
-    !is_macos_metadata(entry) && super::is_compressed_game_file(Path::new(entry))
+    super::is_compressed_game_file(Path::new(entry))
 }
 
 /// An entry that holds games: a game file, plain or compressed.
@@ -259,9 +289,17 @@ fn is_container_name(entry: &str) -> bool {
 
 /// The game entries of the archive at `path` (named `name` in reports), read
 /// lazily on a thread of their own (a bzip2 stream decoded on `threads`
-/// more). The reader stops when the receiver is dropped.
-pub fn entries(path: PathBuf, name: String, kind: Kind, max_entry: u64, threads: usize) -> Entries {
-    read_on_a_thread(name, max_entry, threads, move |name, out| {
+/// more), those that `left_out` names left out. The reader stops when the
+/// receiver is dropped.
+pub fn entries(
+    path: PathBuf,
+    name: String,
+    kind: Kind,
+    max_entry: u64,
+    threads: usize,
+    left_out: LeftOut,
+) -> Entries {
+    read_on_a_thread(name, max_entry, threads, left_out, move |name, out| {
         if let Some(file) = open(&path, name, out) {
             read_archive(file, kind, name, out)
         }
@@ -275,8 +313,9 @@ pub fn tar_entries_of_stream(
     name: String,
     max_entry: u64,
     threads: usize,
+    left_out: LeftOut,
 ) -> Entries {
-    read_on_a_thread(name, max_entry, threads, move |name, out| {
+    read_on_a_thread(name, max_entry, threads, left_out, move |name, out| {
         read_tar(stream, name, out)
     })
 }
@@ -290,8 +329,9 @@ pub fn entries_in_memory(
     kind: Kind,
     max_entry: u64,
     threads: usize,
+    left_out: LeftOut,
 ) -> Entries {
-    read_on_a_thread(name, max_entry, threads, move |name, out| {
+    read_on_a_thread(name, max_entry, threads, left_out, move |name, out| {
         read_archive(io::Cursor::new(bytes), kind, name, out)
     })
 }
@@ -311,6 +351,7 @@ fn read_on_a_thread(
     name: String,
     max_entry: u64,
     threads: usize,
+    left_out: LeftOut,
     read: impl FnOnce(&str, &mut Sender) + Send + 'static,
 ) -> Entries {
     let (tx, rx) = sync_channel(IN_FLIGHT);
@@ -328,6 +369,7 @@ fn read_on_a_thread(
                 let mut out = Sender::new(send, max_entry);
                 out.threads = threads;
                 out.can_pipe = true;
+                out.left_out = left_out;
                 // A panic in a reader or decoder must not end the archive in
                 // silence: the entries not reached get a row that says so.
                 let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -407,6 +449,8 @@ struct Sender {
     /// How deep inside archives the entries being read lie (0: the archive
     /// named; 1: an archive inside it, the deepest read).
     depth: u8,
+    /// The entries left out for their names.
+    left_out: LeftOut,
 }
 
 impl Sender {
@@ -419,7 +463,18 @@ impl Sender {
             names: SentNames::default(),
             sent: 0,
             depth: 0,
+            left_out: LeftOut::hidden_read(),
         }
+    }
+
+    /// Whether the game or archive entry `entry` is left out for its name
+    /// ([`LeftOut`]), counted if it is.
+    fn leaves_out(&self, entry: &str) -> bool {
+        let out = is_macos_metadata(entry) || (!self.left_out.hidden && is_hidden_name(entry));
+        if out {
+            self.left_out.left_out.fetch_add(1, Ordering::Relaxed);
+        }
+        out
     }
 
     /// Sends an entry under a name of its own; false when the receiver is
@@ -698,9 +753,6 @@ fn nested_archive(out: &mut Sender, here: &str, kind: Kind, r: &mut dyn Seekable
 
 /// A name that announces an archive inside the archive.
 fn is_archive_name(entry: &str) -> bool {
-    if is_macos_metadata(entry) {
-        return false;
-    }
     let lower = entry.to_ascii_lowercase();
     [".zip", ".7z", ".rar"]
         .iter()
@@ -940,6 +992,10 @@ fn read_tar<R: Read>(file: R, name: &str, out: &mut Sender) {
             size,
             read: 0,
         };
+        let named_in = is_container_name(&entry_path) || is_game_name(&entry_path);
+        if named_in && !kind.is_dir() && out.leaves_out(&entry_path) {
+            continue;
+        }
         let source = if is_container_name(&entry_path) && kind.is_file() {
             match nested(out, name, &entry_path, &mut entry, size) {
                 Some(source) => source,

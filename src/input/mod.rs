@@ -67,7 +67,14 @@ pub fn named(given: &std::ffi::OsStr, max_size: u64) -> Item {
                     .map(|k| (prefix, p, k))
             });
         if let Some((prefix, p, kind)) = archive {
-            let entries = archive::entries(p, prefix.to_string(), kind, max_size, 1);
+            let entries = archive::entries(
+                p,
+                prefix.to_string(),
+                kind,
+                max_size,
+                1,
+                archive::LeftOut::hidden_read(),
+            );
             return entries.item_named(name, max_size);
         }
         if let (Err(e), Ok(_)) = (path.metadata(), path.symlink_metadata()) {

@@ -7,7 +7,7 @@
 
 use std::io::{self, Read};
 
-use super::archive::{self, Kind};
+use super::archive::{self, Kind, LeftOut};
 use super::error::Action;
 use super::item::{read_capped, Compression, Inflating, Item, Source};
 use super::parts::FailsWith;
@@ -116,10 +116,17 @@ pub(crate) fn named(name: String, max_size: u64) -> Item {
         Stdin::Held(..) | Stdin::Tar(_) if name == "-" => {
             return broken(name, InputError::NameAnEntry)
         }
-        Stdin::Held(kind, bytes) => {
-            archive::entries_in_memory(bytes, "-".to_string(), kind, max_size, 1)
+        Stdin::Held(kind, bytes) => archive::entries_in_memory(
+            bytes,
+            "-".to_string(),
+            kind,
+            max_size,
+            1,
+            LeftOut::hidden_read(),
+        ),
+        Stdin::Tar(r) => {
+            archive::tar_entries_of_stream(r, "-".to_string(), max_size, 1, LeftOut::hidden_read())
         }
-        Stdin::Tar(r) => archive::tar_entries_of_stream(r, "-".to_string(), max_size, 1),
     };
     entries.item_named(name, max_size)
 }

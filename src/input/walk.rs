@@ -8,8 +8,9 @@
 //! without a slash matches a name at any depth; the last glob that matches
 //! wins), keep files (`*.sgf`) or leave out files and directories
 //! (`!drafts`); the run's own output directory is never read. A path named
-//! on the command line is always read. What is left out is counted
-//! ([`Walk::skipped`]).
+//! on the command line is always read. Inside the archives it reads, hidden
+//! entries are left out likewise ([`archive::LeftOut`]). What is left out is
+//! counted ([`Walk::skipped`]).
 
 use std::collections::HashSet;
 use std::ffi::OsString;
@@ -481,7 +482,17 @@ impl Walk {
                 kind,
                 self.max_entry,
                 self.threads,
+                self.entries_left_out(),
             ));
+        }
+    }
+
+    /// How the entries of an archive are left out for their names: as the
+    /// walk leaves out files, counted with them.
+    fn entries_left_out(&self) -> archive::LeftOut {
+        archive::LeftOut {
+            hidden: self.filter.hidden,
+            left_out: Arc::clone(&self.skipped),
         }
     }
 
@@ -497,6 +508,7 @@ impl Walk {
                     kind,
                     self.max_entry,
                     self.threads,
+                    self.entries_left_out(),
                 ))
             }
             Ok(Stdin::Tar(stream)) => {
@@ -505,6 +517,7 @@ impl Walk {
                     name,
                     self.max_entry,
                     self.threads,
+                    self.entries_left_out(),
                 ))
             }
             Ok(Stdin::Stream(stream)) => {

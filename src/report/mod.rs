@@ -240,7 +240,8 @@ pub struct Summary {
     /// Files that could not be read at all.
     pub files_unreadable: u64,
     /// Game files and archives the walk left out (hidden, ignored, not
-    /// matching `--glob`).
+    /// matching `--glob`), and the game entries of archives left out (hidden,
+    /// macOS metadata).
     pub files_left_out: u64,
     pub games: u64,
     pub games_ok: u64,

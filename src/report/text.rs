@@ -39,8 +39,8 @@ impl<W: Write> Reporter for TextReporter<W> {
         if s.files_left_out > 0 {
             writeln!(
                 o,
-                "  left out: {} (hidden, in .gitignore/.ignore, or not matching --glob; \
-                 --hidden, --no-ignore)",
+                "  left out: {} (hidden or macOS metadata, in .gitignore/.ignore, or not \
+                 matching --glob; --hidden, --no-ignore)",
                 s.files_left_out
             )?;
         }

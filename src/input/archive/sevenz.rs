@@ -811,7 +811,10 @@ pub(super) fn read_7z<R: Read + Seek>(mut file: R, name: &str, out: &mut Sender)
     // Entries without data (empty files, directories) come in the archive's
     // order between the ones with data.
     let send_empty = |entry: &Entry, out: &mut Sender| -> bool {
-        if entry.kind == Kind::Directory || !is_game_name(&entry.name) {
+        if entry.kind == Kind::Directory
+            || !is_game_name(&entry.name)
+            || out.leaves_out(&entry.name)
+        {
             return true;
         }
         // An empty compressed game file is no compressed data.
@@ -853,7 +856,8 @@ pub(super) fn read_7z<R: Read + Seek>(mut file: R, name: &str, out: &mut Sender)
                 // `send_empty` failed: the run stopped.
                 return;
             }
-            let wanted = is_game_name(&entry.name) || is_container_name(&entry.name);
+            let wanted = (is_game_name(&entry.name) || is_container_name(&entry.name))
+                && !out.leaves_out(&entry.name);
             let source = match (&broken, reader.as_mut()) {
                 (None, Some(r)) => {
                     let mut body = Checked {

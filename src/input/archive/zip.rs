@@ -254,7 +254,7 @@ fn entry<R: Read + Seek>(
     out: &mut Sender,
 ) -> Option<Source> {
     let container = is_container_name(&r.name);
-    if r.is_dir() || !(container || is_sgf_name(&r.name)) {
+    if r.is_dir() || !(container || is_sgf_name(&r.name)) || out.leaves_out(&r.name) {
         return None;
     }
     let broken = |why: String| Some(Source::Broken(InputError::ZipEntry(why)));
