@@ -831,6 +831,18 @@ fn hidden_archive_entries_are_left_out_and_counted() {
             "{archive}"
         );
     }
+    // explain reads a hidden entry it is asked for by name, never metadata.
+    let explain = |entry: &str| {
+        Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+            .arg("explain")
+            .arg(format!("{}!{entry}", d.join("g.zip").to_str().unwrap()))
+            .output()
+            .unwrap()
+    };
+    assert_eq!(explain("games/.drafts/c.sgf").status.code(), Some(0));
+    let metadata = explain("__MACOSX/games/._a.sgf");
+    assert_eq!(metadata.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&metadata.stderr).contains("macOS metadata"));
     let _ = fs::remove_dir_all(&d);
 }
 
@@ -2055,7 +2067,7 @@ fn explain_reads_archive_entries_by_their_reported_names() {
     let missing = explain(&format!("{o}!nothere.sgf"));
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr)
-        .contains("the archive holds no entry of that name"));
+        .contains("the archive holds no game entry of that name"));
     let _ = fs::remove_dir_all(&d);
 }
 

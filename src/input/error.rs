@@ -73,7 +73,10 @@ pub enum InputError {
     #[error("the archive holds no *.sgf or *.sgfs entry, plain or compressed")]
     NoGames,
     /// A name `ARCHIVE!ENTRY` whose archive has no such entry.
-    #[error("the archive holds no entry of that name")]
+    #[error(
+        "the archive holds no game entry of that name (*.sgf or *.sgfs, plain or \
+         compressed; macOS metadata, ._* and __MACOSX/, is never one)"
+    )]
     NoSuchEntry,
     /// `explain -!ENTRY` when standard input holds no archive.
     #[error("standard input holds no archive, so no entry of that name")]
