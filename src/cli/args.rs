@@ -479,7 +479,8 @@ pub struct CheckArgs {
     /// globs; `!GLOB` leaves paths out (repeatable, as ripgrep's -g).
     #[arg(short = 'g', long = "glob", value_name = "GLOB")]
     pub globs: Vec<String>,
-    /// Also read hidden files and directories (names beginning with `.`).
+    /// Also read hidden files, directories and archive entries (names beginning
+    /// with `.`).
     #[arg(long)]
     pub hidden: bool,
     /// Do not honour .gitignore and .ignore files.
