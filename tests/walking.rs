@@ -100,6 +100,21 @@ fn the_summary_counts_what_was_left_out() {
     // old.bak.sgf, .hidden.sgf and t.sgf; drafts/ and .cache/ are left out
     // as directories, their files not counted.
     assert!(text.contains("  left out: 3 ("), "{text}");
+
+    // The HTML report and the GitHub job summary count them too.
+    let (html, job) = (dir.join("report.html"), dir.join("job.md"));
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .current_dir(&dir)
+        .env("GITHUB_STEP_SUMMARY", &job)
+        .args(["check", "-q", "a", "--format", "github", "--html"])
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(out.status.code().is_some(), "{out:?}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<p>Files left out: 3 ("), "{page}");
+    let job = std::fs::read_to_string(&job).unwrap();
+    assert!(job.contains("Files left out: 3 ("), "{job}");
 }
 
 #[test]

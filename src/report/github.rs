@@ -166,6 +166,9 @@ pub fn markdown(s: &Summary) -> String {
         count(Severity::Warning),
         count(Severity::Info),
     );
+    if let Some(left_out) = s.left_out_sentence() {
+        let _ = writeln!(md, "Files {left_out}.\n");
+    }
     if let Some(b) = s.baseline {
         let _ = writeln!(md, "{}\n", b.sentence());
     }

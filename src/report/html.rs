@@ -324,6 +324,9 @@ impl HtmlReporter {
             let _ = writeln!(s, "<div class=\"card {class}\"><b>{n}</b>{label}</div>");
         }
         s.push_str("</div>\n");
+        if let Some(left_out) = sm.left_out_sentence() {
+            let _ = writeln!(s, "<p>Files {}.</p>", escape(&left_out));
+        }
         if let Some(b) = sm.baseline {
             let _ = writeln!(s, "<p>{}.</p>", escape(&b.sentence()));
         }

@@ -380,6 +380,18 @@ impl Summary {
         }
     }
 
+    /// The game files and archive entries left out, as the summaries say
+    /// it; `None` when there are none.
+    pub fn left_out_sentence(&self) -> Option<String> {
+        (self.files_left_out > 0).then(|| {
+            format!(
+                "left out: {} (hidden or macOS metadata, in .gitignore/.ignore, or not matching \
+                 --glob; --hidden, --no-ignore)",
+                self.files_left_out
+            )
+        })
+    }
+
     /// The games whose KM is read otherwise than written, as the summaries
     /// say it; `None` when there are none.
     pub fn komi_sentence(&self) -> Option<String> {

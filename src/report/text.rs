@@ -36,13 +36,8 @@ impl<W: Write> Reporter for TextReporter<W> {
             )?;
         }
         writeln!(o, "files: {} ({} unreadable)", s.files, s.files_unreadable)?;
-        if s.files_left_out > 0 {
-            writeln!(
-                o,
-                "  left out: {} (hidden or macOS metadata, in .gitignore/.ignore, or not \
-                 matching --glob; --hidden, --no-ignore)",
-                s.files_left_out
-            )?;
+        if let Some(left_out) = s.left_out_sentence() {
+            writeln!(o, "  {left_out}")?;
         }
         writeln!(
             o,
