@@ -675,6 +675,14 @@ fn compressed_bytes_under_a_game_name_are_named_for_what_they_are() {
     let _ = fs::remove_dir_all(&d);
 }
 
+/// An AppleDouble header (RFC 1740): magic, version 2, filler, no entry.
+fn apple_double() -> Vec<u8> {
+    let mut bytes = vec![0x00, 0x05, 0x16, 0x07, 0x00, 0x02, 0x00, 0x00];
+    bytes.extend_from_slice(b"Mac OS X        ");
+    bytes.extend_from_slice(&[0, 0]);
+    bytes
+}
+
 /// The AppleDouble files macOS adds to the archives it makes (`._a.sgf`
 /// beside each file, under `__MACOSX/` in a zip) hold metadata, never a
 /// game: the archives give the rows of their games alone, as the directory
@@ -684,10 +692,7 @@ fn compressed_bytes_under_a_game_name_are_named_for_what_they_are() {
 fn macos_metadata_in_archives_is_not_taken_for_games() {
     let d = scratch("macos-metadata");
     let game = fs::read(root().join("corpus/rules/ko-immediate.sgf")).unwrap();
-    // An AppleDouble header (RFC 1740): magic, version 2, filler, no entry.
-    let mut apple_double = vec![0x00, 0x05, 0x16, 0x07, 0x00, 0x02, 0x00, 0x00];
-    apple_double.extend_from_slice(b"Mac OS X        ");
-    apple_double.extend_from_slice(&[0, 0]);
+    let apple_double = apple_double();
     let dir = d.join("games");
     fs::create_dir_all(&dir).unwrap();
     fs::write(dir.join("a.sgf"), &game).unwrap();
@@ -760,9 +765,7 @@ fn left_out_line(args: &[&str]) -> Option<String> {
 fn hidden_archive_entries_are_left_out_and_counted() {
     let d = scratch("hidden-entries");
     let game = fs::read(root().join("corpus/rules/ko-immediate.sgf")).unwrap();
-    let mut apple_double = vec![0x00, 0x05, 0x16, 0x07, 0x00, 0x02, 0x00, 0x00];
-    apple_double.extend_from_slice(b"Mac OS X        ");
-    apple_double.extend_from_slice(&[0, 0]);
+    let apple_double = apple_double();
     let named = |names: &[&str]| -> Vec<(String, Vec<u8>)> {
         names
             .iter()

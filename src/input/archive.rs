@@ -238,6 +238,29 @@ impl LeftOut {
     }
 }
 
+/// How the entries of an archive are read.
+#[derive(Clone, Debug)]
+pub struct Reading {
+    /// The largest entry read (`--max-file-size`).
+    pub max_entry: u64,
+    /// Threads that decode a bzip2 stream's blocks.
+    pub threads: usize,
+    /// The entries left out for their names.
+    pub left_out: LeftOut,
+}
+
+impl Reading {
+    /// To find one entry asked for by its name: one decoding thread, hidden
+    /// names read.
+    pub fn by_name(max_entry: u64) -> Reading {
+        Reading {
+            max_entry,
+            threads: 1,
+            left_out: LeftOut::hidden_read(),
+        }
+    }
+}
+
 /// A game file by the extensions the walk reads (`*.sgf`, KataGo's `*.sgfs`).
 fn is_sgf_name(entry: &str) -> bool {
     let lower = entry.to_ascii_lowercase();
@@ -288,18 +311,11 @@ fn is_container_name(entry: &str) -> bool {
 }
 
 /// The game entries of the archive at `path` (named `name` in reports), read
-/// lazily on a thread of their own (a bzip2 stream decoded on `threads`
-/// more), those that `left_out` names left out. The reader stops when the
-/// receiver is dropped.
-pub fn entries(
-    path: PathBuf,
-    name: String,
-    kind: Kind,
-    max_entry: u64,
-    threads: usize,
-    left_out: LeftOut,
-) -> Entries {
-    read_on_a_thread(name, max_entry, threads, left_out, move |name, out| {
+/// lazily on a thread of their own (a bzip2 stream decoded on the
+/// [`Reading`]'s threads more). The reader stops when the receiver is
+/// dropped.
+pub fn entries(path: PathBuf, name: String, kind: Kind, reading: Reading) -> Entries {
+    read_on_a_thread(name, reading, move |name, out| {
         if let Some(file) = open(&path, name, out) {
             read_archive(file, kind, name, out)
         }
@@ -311,27 +327,16 @@ pub fn entries(
 pub fn tar_entries_of_stream(
     stream: Box<dyn Read + Send>,
     name: String,
-    max_entry: u64,
-    threads: usize,
-    left_out: LeftOut,
+    reading: Reading,
 ) -> Entries {
-    read_on_a_thread(name, max_entry, threads, left_out, move |name, out| {
-        read_tar(stream, name, out)
-    })
+    read_on_a_thread(name, reading, move |name, out| read_tar(stream, name, out))
 }
 
 /// The game entries of a zip or 7z archive held in memory (read whole from
 /// standard input: both are read by seeking), as [`entries`] reads one on
 /// disk.
-pub fn entries_in_memory(
-    bytes: Vec<u8>,
-    name: String,
-    kind: Kind,
-    max_entry: u64,
-    threads: usize,
-    left_out: LeftOut,
-) -> Entries {
-    read_on_a_thread(name, max_entry, threads, left_out, move |name, out| {
+pub fn entries_in_memory(bytes: Vec<u8>, name: String, kind: Kind, reading: Reading) -> Entries {
+    read_on_a_thread(name, reading, move |name, out| {
         read_archive(io::Cursor::new(bytes), kind, name, out)
     })
 }
@@ -349,9 +354,7 @@ fn read_archive<R: Read + Seek>(file: R, kind: Kind, name: &str, out: &mut Sende
 /// channel.
 fn read_on_a_thread(
     name: String,
-    max_entry: u64,
-    threads: usize,
-    left_out: LeftOut,
+    reading: Reading,
     read: impl FnOnce(&str, &mut Sender) + Send + 'static,
 ) -> Entries {
     let (tx, rx) = sync_channel(IN_FLIGHT);
@@ -366,10 +369,10 @@ fn read_on_a_thread(
                     budget.take(bytes_of(&handed));
                     tx.send(handed).is_ok()
                 };
-                let mut out = Sender::new(send, max_entry);
-                out.threads = threads;
+                let mut out = Sender::new(send, reading.max_entry);
+                out.threads = reading.threads;
                 out.can_pipe = true;
-                out.left_out = left_out;
+                out.left_out = reading.left_out;
                 // A panic in a reader or decoder must not end the archive in
                 // silence: the entries not reached get a row that says so.
                 let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

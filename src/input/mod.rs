@@ -71,9 +71,7 @@ pub fn named(given: &std::ffi::OsStr, max_size: u64) -> Item {
                 p,
                 prefix.to_string(),
                 kind,
-                max_size,
-                1,
-                archive::LeftOut::hidden_read(),
+                archive::Reading::by_name(max_size),
             );
             return entries.item_named(name, max_size);
         }

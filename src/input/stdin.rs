@@ -7,7 +7,7 @@
 
 use std::io::{self, Read};
 
-use super::archive::{self, Kind, LeftOut};
+use super::archive::{self, Kind, Reading};
 use super::error::Action;
 use super::item::{read_capped, Compression, Inflating, Item, Source};
 use super::parts::FailsWith;
@@ -116,16 +116,11 @@ pub(crate) fn named(name: String, max_size: u64) -> Item {
         Stdin::Held(..) | Stdin::Tar(_) if name == "-" => {
             return broken(name, InputError::NameAnEntry)
         }
-        Stdin::Held(kind, bytes) => archive::entries_in_memory(
-            bytes,
-            "-".to_string(),
-            kind,
-            max_size,
-            1,
-            LeftOut::hidden_read(),
-        ),
+        Stdin::Held(kind, bytes) => {
+            archive::entries_in_memory(bytes, "-".to_string(), kind, Reading::by_name(max_size))
+        }
         Stdin::Tar(r) => {
-            archive::tar_entries_of_stream(r, "-".to_string(), max_size, 1, LeftOut::hidden_read())
+            archive::tar_entries_of_stream(r, "-".to_string(), Reading::by_name(max_size))
         }
     };
     entries.item_named(name, max_size)

@@ -476,23 +476,21 @@ impl Walk {
 
     fn open_archive(&mut self, path: PathBuf, name: String) {
         if let Some(kind) = archive::kind_of(&path) {
-            self.archive = Some(archive::entries(
-                path,
-                name,
-                kind,
-                self.max_entry,
-                self.threads,
-                self.entries_left_out(),
-            ));
+            self.archive = Some(archive::entries(path, name, kind, self.reading()));
         }
     }
 
-    /// How the entries of an archive are left out for their names: as the
-    /// walk leaves out files, counted with them.
-    fn entries_left_out(&self) -> archive::LeftOut {
-        archive::LeftOut {
-            hidden: self.filter.hidden,
-            left_out: Arc::clone(&self.skipped),
+    /// How the entries of an archive are read: under the entry size cap, on
+    /// the decoding threads, those with hidden names left out as the walk
+    /// leaves out files, counted with them.
+    fn reading(&self) -> archive::Reading {
+        archive::Reading {
+            max_entry: self.max_entry,
+            threads: self.threads,
+            left_out: archive::LeftOut {
+                hidden: self.filter.hidden,
+                left_out: Arc::clone(&self.skipped),
+            },
         }
     }
 
@@ -506,19 +504,11 @@ impl Walk {
                     bytes,
                     name,
                     kind,
-                    self.max_entry,
-                    self.threads,
-                    self.entries_left_out(),
+                    self.reading(),
                 ))
             }
             Ok(Stdin::Tar(stream)) => {
-                self.archive = Some(archive::tar_entries_of_stream(
-                    stream,
-                    name,
-                    self.max_entry,
-                    self.threads,
-                    self.entries_left_out(),
-                ))
+                self.archive = Some(archive::tar_entries_of_stream(stream, name, self.reading()))
             }
             Ok(Stdin::Stream(stream)) => {
                 if let Some(item) = self.stream(name, stream, Action::ReadStdin, None) {
