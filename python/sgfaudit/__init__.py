@@ -18,8 +18,9 @@ command line's flags, ``-`` written ``_`` (``dead_stones="estimate"``,
 ``ValueError`` with the message the command line gives.
 
 For Ray Data and Spark, ``audit_batch`` audits one batch of file contents
-(``path`` and ``content`` or ``bytes`` columns) and ``map_in_arrow`` wraps it
-for Spark's ``mapInArrow``; see docs/PYTHON.md.
+(``path`` and ``content`` or ``bytes`` columns) into one of the three tables
+(``table="games"``, ``"findings"`` or ``"divergences"``) and
+``map_in_arrow`` wraps it for Spark's ``mapInArrow``; see docs/PYTHON.md.
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ __all__ = [
     "audit_batch",
     "map_in_arrow",
     "games_schema",
+    "table_schema",
     "spark_schema",
+    "TABLES",
     "option_names",
     "__version__",
 ]
@@ -48,6 +51,9 @@ __all__ = [
 __version__: str = _sgfaudit.__version__
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+TABLES = ("games", "findings", "divergences")
+"""The tables an audit gives, as ``audit_batch``'s ``table`` names them."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +100,12 @@ def _pairs(options: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _table(stream: bytes) -> pa.Table:
     return pa.ipc.open_stream(stream).read_all()
+
+
+def _checked(table: str) -> str:
+    if table not in TABLES:
+        raise ValueError(f"table must be one of {', '.join(TABLES)}, not {table!r}")
+    return table
 
 
 def _result(raw: tuple[bytes, bytes, bytes, str]) -> AuditResult:
@@ -148,37 +160,52 @@ def _columns(batch: Any) -> tuple[list[str], list[bytes]]:
     return paths, contents
 
 
-def audit_batch(batch: Any, **options: Any) -> pa.Table:
+def audit_batch(batch: Any, table: str = "games", **options: Any) -> pa.Table:
     """Audits one batch of files already read: ``path`` and ``content``
     (Spark's ``binaryFile``) or ``bytes`` (Ray Data's
     ``read_binary_files(include_paths=True)``) columns. A content whose path
     names an archive (.zip, .tar, .tar.gz, .tar.bz2, .tar.xz, .tar.zst, .7z) is read
     as one, and one that names a compressed game file (.sgf.gz, .sgf.bz2,
     .sgf.xz, .sgf.zst) is decompressed.
-    Returns the games table, ready for ``map_batches(sgfaudit.audit_batch,
-    batch_format="pyarrow")``."""
+    Returns the table named by ``table`` (one of ``TABLES``: the games, by
+    default, the findings or the divergences), ready for
+    ``map_batches(sgfaudit.audit_batch, batch_format="pyarrow")``; raises
+    ``ValueError`` for another name."""
+    table = _checked(table)
     paths, contents = _columns(batch)
-    return _result(_sgfaudit.audit_contents(paths, contents, _pairs(options))).games
+    result = _result(_sgfaudit.audit_contents(paths, contents, _pairs(options)))
+    return getattr(result, table)
 
 
-def map_in_arrow(batches: Iterable[pa.RecordBatch], **options: Any) -> Iterator[pa.RecordBatch]:
+def map_in_arrow(
+    batches: Iterable[pa.RecordBatch], table: str = "games", **options: Any
+) -> Iterator[pa.RecordBatch]:
     """For Spark's ``mapInArrow``: each batch of a ``binaryFile`` DataFrame
-    in, the games table's record batches out (schema: ``spark_schema()``)."""
+    in, the record batches of the table named by ``table`` out (schema:
+    ``spark_schema(table)``)."""
+    table = _checked(table)
     for batch in batches:
-        yield from audit_batch(batch, **options).to_batches()
+        yield from audit_batch(batch, table, **options).to_batches()
+
+
+def table_schema(table: str = "games") -> pa.Schema:
+    """The schema of the table named by ``table`` (one of ``TABLES``)."""
+    table = _checked(table)
+    return getattr(_result(_sgfaudit.audit_contents([], [], [])), table).schema
 
 
 def games_schema() -> pa.Schema:
     """The games table's schema."""
-    return _table(_sgfaudit.audit_contents([], [], [])[0]).schema
+    return table_schema("games")
 
 
-def spark_schema() -> str:
-    """The games table's schema as a Spark DDL string, for ``mapInArrow``."""
+def spark_schema(table: str = "games") -> str:
+    """The schema of the table named by ``table`` (one of ``TABLES``) as a
+    Spark DDL string, for ``mapInArrow``."""
     spark = {
         pa.int64(): "bigint",
         pa.float64(): "double",
         pa.bool_(): "boolean",
         pa.string(): "string",
     }
-    return ", ".join(f"`{f.name}` {spark[f.type]}" for f in games_schema())
+    return ", ".join(f"`{f.name}` {spark[f.type]}" for f in table_schema(table))

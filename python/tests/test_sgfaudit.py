@@ -359,6 +359,31 @@ def test_compressed_game_files_in_a_batch_row_give_the_cli_rows(tmp_path):
     assert sgfaudit.audit_batch(batch).equals(want)
 
 
+def test_audit_batch_gives_each_table_the_cli_gives():
+    """``table=`` picks the findings or divergences instead of the games:
+    the same rows ``audit`` gives for the same files."""
+    ko = "corpus/rules/ko-immediate.sgf"
+    files = [ko] + [f for f in corpus_files() if f.startswith("corpus/real/")][:40]
+    batch = pa.table({"path": files, "content": [(ROOT / f).read_bytes() for f in files]})
+    want = sgfaudit.audit(files)
+    for table in sgfaudit.TABLES:
+        got = sgfaudit.audit_batch(batch, table=table)
+        assert got.equals(getattr(want, table)), table
+        assert got.schema == sgfaudit.table_schema(table)
+    assert want.divergences.num_rows > 0
+    # The record's comment: White retakes the ko at de at once, move 10.
+    findings = sgfaudit.audit_batch(batch, table="findings").to_pylist()
+    assert any(
+        (f["file"], f["code"], f["move"], f["point"]) == (ko, "R404", 10, "de")
+        for f in findings
+    ), [f for f in findings if f["file"] == ko]
+    with pytest.raises(ValueError, match="table must be one of"):
+        sgfaudit.audit_batch(batch, table="moves")
+    out = list(sgfaudit.map_in_arrow(iter([batch.to_batches()[0]]), table="findings"))
+    assert sum(b.num_rows for b in out) == want.findings.num_rows
+    assert "`message` string" in sgfaudit.spark_schema("findings")
+
+
 def test_map_in_arrow_yields_the_games_batches():
     files = corpus_files()[:10]
     batch = pa.record_batch(
