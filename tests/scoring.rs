@@ -399,6 +399,37 @@ fn komi_written_times_a_hundred_is_read_in_points() {
     }
 }
 
+/// A margin in stones written without 子: a quarter left over says stones
+/// (two points each), since no margin in points has one. Hand count of the
+/// 9x9 below: Black's wall on column E and White's on F, then two passes;
+/// Black's area is columns A-E (45 points), White's F-J (36), so Chinese
+/// counting gives B+9 - 7.5 = B+1.5: 3/4 of a stone.
+#[test]
+fn a_margin_with_a_quarter_left_over_is_read_in_stones() {
+    let moves: String = (0..9u8)
+        .map(|y| {
+            let row = char::from(b'a' + y);
+            format!(";B[e{row}];W[f{row}]")
+        })
+        .collect();
+    for (re, matches) in [
+        ("B+3/4", true),
+        ("B+0.75", true),
+        ("B+1.5", true),
+        ("B+0 3/4", true),
+        ("B+1 3/4", false),
+    ] {
+        let r = common::audit_text(&format!(
+            "(;GM[1]FF[4]SZ[9]RU[Chinese]KM[7.5]RE[{re}]{moves};B[];W[])"
+        ));
+        let check = scored(&r.games[0])
+            .and_then(|s| s.result_check.as_ref())
+            .expect("a result check");
+        assert_eq!(check.computed.as_deref(), Some("B+1.5"), "RE[{re}]");
+        assert_eq!(check.matches, matches, "RE[{re}]");
+    }
+}
+
 #[test]
 fn fox_writes_the_standard_komi_as_zero_in_even_games() {
     // Fox's client writes KM[0] when the server's standard komi was played: it is

@@ -64,12 +64,18 @@ fn number(s: &str) -> Option<f64> {
     if let Some(stones) = s.strip_suffix('子') {
         return points(stones).map(|v| v * 2.0);
     }
-    points(s).filter(|v| v.is_finite() && (0.0..=MAX_MARGIN).contains(v))
+    let v = points(s).filter(|v| v.is_finite() && (0.0..=MAX_MARGIN).contains(v))?;
+    // A margin in points is whole or half (a count, plus a komi in half
+    // points): a quarter left over (`B+3/4`, `W+1.75`, `B+2 3/4`) is a
+    // margin in stones written without 子, as KM[375] is a komi in stones.
+    let quarter = (v * 2.0).fract() != 0.0 && (v * 4.0).fract() == 0.0;
+    Some(if quarter { v * 2.0 } else { v })
 }
 
 fn points(s: &str) -> Option<f64> {
     let s = s.trim();
-    // Asian forms: "3目半" (3.5 points), "1又1/4子", "3.5目".
+    // Asian forms: "3目半" (3.5 points), "1又1/4子", "3.5目"; a whole number
+    // and a fraction, "2 3/4", as "2又3/4".
     let s = s.trim_end_matches(['목', '집', '점']);
     let s = s.strip_suffix('目').unwrap_or(s);
     if let Some(rest) = s
@@ -78,7 +84,11 @@ fn points(s: &str) -> Option<f64> {
     {
         return plain_margin(rest).map(|v| v + 0.5);
     }
-    if let Some((whole, frac)) = s.split_once('又') {
+    let mixed = s.split_once('又').or_else(|| {
+        s.rsplit_once(char::is_whitespace)
+            .filter(|(_, f)| f.contains('/'))
+    });
+    if let Some((whole, frac)) = mixed {
         let w = plain_margin(whole)?;
         let (n, d) = frac.split_once('/')?;
         let (n, d) = (plain_margin(n)?, plain_margin(d)?);
@@ -464,6 +474,14 @@ mod tests {
         assert_eq!(parse_result("白胜3/4子").black_margin(), Some(-1.5));
         assert_eq!(parse_result("黑胜1又1/4子").black_margin(), Some(2.5));
         assert_eq!(parse_result("黑胜3.5目").black_margin(), Some(3.5));
+        // Without 子, a quarter left over says stones: no margin in points
+        // has one (whole points, plus a komi in half points).
+        assert_eq!(parse_result("B+3/4").black_margin(), Some(1.5));
+        assert_eq!(parse_result("W+1.75").black_margin(), Some(-3.5));
+        assert_eq!(parse_result("B+2 3/4").black_margin(), Some(5.5));
+        assert_eq!(parse_result("W+0.25").black_margin(), Some(-0.5));
+        assert_eq!(parse_result("B+2.5").black_margin(), Some(2.5));
+        assert_eq!(parse_result("B+12").black_margin(), Some(12.0));
         assert_eq!(parse_result("黒3目半勝").black_margin(), Some(3.5));
         assert_eq!(parse_result("백 1.5집승").black_margin(), Some(-1.5));
         assert!(matches!(
