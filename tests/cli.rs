@@ -113,6 +113,7 @@ fn fox_komi_as_written_is_kept_and_counted() {
             "plain.sgf",
             "(;GM[1]FF[4]SZ[19]AP[foxwq]KM[6.5];B[pd];W[dp])",
         ),
+        ("stones.sgf", "(;GM[1]FF[4]SZ[19]KM[3.75];B[pd];W[dp])"),
     ];
     for (name, text) in games {
         std::fs::write(dir.join(name), text).unwrap();
@@ -124,7 +125,8 @@ fn fox_komi_as_written_is_kept_and_counted() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    // Sorted by name: plain, scaled, unwritten. 375 is 3.75 stones, 7.5 points.
+    // Sorted by name: plain, scaled, stones, unwritten. 375 is 3.75 stones,
+    // 7.5 points, and so is 3.75.
     let read: Vec<_> = rows
         .iter()
         .map(|v| (v["komi"].clone(), v["komi_as_written"].clone()))
@@ -135,6 +137,7 @@ fn fox_komi_as_written_is_kept_and_counted() {
         [
             (json!(6.5), json!(null)),
             (json!(7.5), json!(375.0)),
+            (json!(7.5), json!(3.75)),
             (json!(null), json!(0.0)),
         ]
     );
@@ -142,7 +145,8 @@ fn fox_komi_as_written_is_kept_and_counted() {
     let (_, summary, _) = run(&["check", path]);
     assert!(
         summary.contains(
-            "KM read as Fox writes it: 1 written x100, 1 KM[0] in an even game read as no komi"
+            "KM read as Fox writes it: 1 written x100, 1 KM[0] in an even game read as no \
+             komi; in stones of two points: 1 with a quarter left over"
         ),
         "{summary}"
     );
@@ -156,6 +160,12 @@ fn fox_komi_as_written_is_kept_and_counted() {
         shown.contains(
             "komi: KM[375] as written, read as 7.5 points (Fox writes KM x100, here in stones of two points)"
         ),
+        "{shown}"
+    );
+    std::fs::write(&scored, "(;GM[1]FF[4]SZ[9]KM[3.75];B[ee];W[];B[])").unwrap();
+    let (_, shown, _) = run(&["explain", scored.to_str().unwrap()]);
+    assert!(
+        shown.contains("komi: KM[3.75] as written, read as 7.5 points (in stones of two points"),
         "{shown}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -383,16 +383,25 @@ fn dead_stones_inside_the_other_sides_area_are_found() {
 
 #[test]
 fn komi_written_times_a_hundred_is_read_in_points() {
-    // Fox writes KM[750] for 7.5 points and KM[375] for 3.75 stones (7.5 points).
-    for (km, want) in [("750", 7.5), ("375", 7.5), ("-59.5", -59.5), ("6.5", 6.5)] {
+    // Fox writes KM[750] for 7.5 points and KM[375] for 3.75 stones (7.5
+    // points); a quarter point is no komi in points, so KM[3.75] is stones
+    // too, and KM[2.75] is 5.5 points.
+    for (km, want, read_otherwise) in [
+        ("750", 7.5, true),
+        ("375", 7.5, true),
+        ("3.75", 7.5, true),
+        ("2.75", 5.5, true),
+        ("-59.5", -59.5, false),
+        ("6.5", 6.5, false),
+        ("7", 7.0, false),
+    ] {
         let r = common::audit_text(&format!("(;GM[1]SZ[9]KM[{km}];B[ee];W[cc])"));
         assert_eq!(r.games[0].komi, Some(want), "KM[{km}]");
         // The value as written is kept beside it when the two differ; the
         // reading is a fact of the game, not a finding.
-        let scaled = km.len() == 3 && !km.contains('.');
         assert_eq!(
             r.games[0].komi_as_written,
-            km.parse::<f64>().ok().filter(|_| scaled),
+            km.parse::<f64>().ok().filter(|_| read_otherwise),
             "KM[{km}]"
         );
         assert_eq!(common::codes(&r), Vec::<&str>::new(), "KM[{km}]");

@@ -233,6 +233,7 @@ fn summary_json(s: &Summary) -> String {
         "moves": s.moves,
         "komi_scaled": s.komi_scaled,
         "komi_unwritten": s.komi_unwritten,
+        "komi_in_stones": s.komi_in_stones,
         "scored": s.scored,
         "findings_by_severity": by_severity,
         "findings_by_code": by_code,

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use sgfaudit::audit::{audit_bytes, Status};
 use sgfaudit::core::board::{Board, Color, Point};
 use sgfaudit::core::findings::Finding;
-use sgfaudit::core::game::{Event, GameRecord};
+use sgfaudit::core::game::{Event, GameRecord, KomiReading};
 use sgfaudit::core::replay::{Replayer, Verdicts};
 use sgfaudit::core::rules::{source_rule, RuleOptions, Ruleset};
 use sgfaudit::duplicates::Duplicates;
@@ -396,22 +396,24 @@ fn explain_end(
             sc.result()
         )?;
     }
-    match (record.komi_as_written, record.komi) {
-        (Some(written), Some(read)) => writeln!(
-            out,
-            "  komi: KM[{written}] as written, read as {read} points (Fox writes KM x100{})",
-            if written / 100.0 == read {
-                ""
-            } else {
-                ", here in stones of two points"
+    if let Some(written) = record.komi_as_written {
+        let read = record
+            .komi
+            .map_or("no KM, each counting's own komi".to_string(), |k| {
+                format!("{k} points")
+            });
+        let why = match KomiReading::of(written, record.komi) {
+            KomiReading::Scaled => "Fox writes KM x100",
+            KomiReading::ScaledStones => "Fox writes KM x100, here in stones of two points",
+            KomiReading::Stones => {
+                "in stones of two points: a quarter point cannot be a komi in points"
             }
-        )?,
-        (Some(written), None) => writeln!(
+            KomiReading::Unwritten => "Fox writes 0 for its standard komi in an even game",
+        };
+        writeln!(
             out,
-            "  komi: KM[{written}] as written, read as no KM, each counting's own komi \
-             (Fox writes 0 for its standard komi in an even game)"
-        )?,
-        _ => {}
+            "  komi: KM[{written}] as written, read as {read} ({why})"
+        )?;
     }
     if let Some(c) = &s.result_check {
         writeln!(out, "\nresult check: RE[{}]", printable(&c.recorded))?;

@@ -61,8 +61,8 @@ pub struct GameRecord {
     /// `KM` as read: in points, `None` when absent, ignored, or Fox's unwritten
     /// standard komi.
     pub komi: Option<f64>,
-    /// `KM` as written, when [`GameRecord::komi`] reads it otherwise (Fox's
-    /// conventions: written x100, or 0 for the server's standard komi).
+    /// `KM` as written, when [`GameRecord::komi`] reads it otherwise
+    /// ([`KomiReading`]).
     pub komi_as_written: Option<f64>,
     /// `PL` in the root: who moves first after setup.
     pub first_player: Option<Color>,
@@ -80,6 +80,34 @@ pub struct GameRecord {
     /// is reported for information. `None`: no rules declared (or none
     /// recognised), so all three bind.
     pub binding: Option<Binding>,
+}
+
+/// How a KM read otherwise than written was read (docs/RULES.md, "Komi").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KomiReading {
+    /// Written x100, as Fox writes it: `KM[750]` is 7.5 points.
+    Scaled,
+    /// Written x100 in stones of two points (Chinese 子), a quarter left
+    /// over: `KM[375]` is 3.75 stones, 7.5 points.
+    ScaledStones,
+    /// In stones, a quarter left over: `KM[3.75]` is 7.5 points.
+    Stones,
+    /// Fox's `KM[0]` in an even game: the server's standard komi, unwritten,
+    /// read as no komi.
+    Unwritten,
+}
+
+impl KomiReading {
+    /// The reading that took KM as `written` to `read` (in points; `None`:
+    /// no komi).
+    pub fn of(written: f64, read: Option<f64>) -> KomiReading {
+        match read {
+            None => KomiReading::Unwritten,
+            Some(read) if written.abs() >= 100.0 && written / 100.0 == read => KomiReading::Scaled,
+            Some(_) if written.abs() >= 100.0 => KomiReading::ScaledStones,
+            Some(_) => KomiReading::Stones,
+        }
+    }
 }
 
 impl GameRecord {

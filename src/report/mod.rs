@@ -29,6 +29,7 @@ use std::io;
 
 use crate::audit::{FileInfo, FileReport, GameReport, Status};
 use crate::core::findings::{Code, Severity};
+use crate::core::game::KomiReading;
 use crate::core::rules::Ruleset;
 use crate::scoring::counting::Counting;
 use crate::scoring::{DeadSource, NotScored, Scoring};
@@ -249,10 +250,11 @@ pub struct Summary {
     /// Games that could not be audited, per kind of error.
     pub errors_by_kind: BTreeMap<&'static str, u64>,
     pub moves: u64,
-    /// Games whose KM is read otherwise than written (Fox's conventions):
-    /// written x100, and 0 for the server's standard komi.
+    /// Games whose KM is read otherwise than written ([`KomiReading`]):
+    /// written x100 (Fox), 0 for Fox's standard komi, and in stones.
     pub komi_scaled: u64,
     pub komi_unwritten: u64,
+    pub komi_in_stones: u64,
     pub by_severity: BTreeMap<Severity, u64>,
     /// Findings per code and the severity they were given.
     pub by_code: BTreeMap<(Code, Severity), u64>,
@@ -308,10 +310,12 @@ impl Summary {
             }
         }
         self.moves += u64::from(g.moves);
-        match g.komi_as_written {
-            Some(0.0) => self.komi_unwritten += 1,
-            Some(_) => self.komi_scaled += 1,
-            None => {}
+        if let Some(written) = g.komi_as_written {
+            match KomiReading::of(written, g.komi) {
+                KomiReading::Scaled | KomiReading::ScaledStones => self.komi_scaled += 1,
+                KomiReading::Stones => self.komi_in_stones += 1,
+                KomiReading::Unwritten => self.komi_unwritten += 1,
+            }
         }
         // The (code, severity) pairs of this game: few, however many findings.
         let mut kinds: Vec<(Code, Severity)> = Vec::new();
@@ -395,11 +399,23 @@ impl Summary {
     /// The games whose KM is read otherwise than written, as the summaries
     /// say it; `None` when there are none.
     pub fn komi_sentence(&self) -> Option<String> {
-        (self.komi_scaled + self.komi_unwritten > 0).then(|| {
-            format!(
-                "KM read as Fox writes it: {} written x100, {} KM[0] in an even game read as \
-                 no komi (KM as written: komi_as_written)",
+        let mut parts = Vec::new();
+        if self.komi_scaled + self.komi_unwritten > 0 {
+            parts.push(format!(
+                "as Fox writes it: {} written x100, {} KM[0] in an even game read as no komi",
                 self.komi_scaled, self.komi_unwritten
+            ));
+        }
+        if self.komi_in_stones > 0 {
+            parts.push(format!(
+                "in stones of two points: {} with a quarter left over (KM[3.75] is 7.5 points)",
+                self.komi_in_stones
+            ));
+        }
+        (!parts.is_empty()).then(|| {
+            format!(
+                "KM read {} (KM as written: komi_as_written)",
+                parts.join("; ")
             )
         })
     }

@@ -500,16 +500,15 @@ pub struct Converter {
 /// A komi no board could give (100 points or more) written by a server that
 /// scales it: Fox writes `KM[750]` for 7.5 points, and `KM[375]` for 3.75 stones
 /// (Chinese 子, two points each) = 7.5 points. A quarter point cannot be a komi in
-/// points, so a scaled value with a quarter fraction is read as stones.
+/// points, so a value with a quarter fraction, scaled (`KM[375]`) or not
+/// (`KM[3.75]`), is read as stones. `None` when KM is read as written.
 fn rescaled_komi(k: f64) -> Option<f64> {
-    if k.abs() < 100.0 {
-        return None;
-    }
-    let scaled = k / 100.0;
-    if (scaled * 2.0).fract() != 0.0 {
-        Some(scaled * 2.0)
-    } else {
-        Some(scaled)
+    let scaled = if k.abs() < 100.0 { k } else { k / 100.0 };
+    let quarter = (scaled * 2.0).fract() != 0.0 && (scaled * 4.0).fract() == 0.0;
+    match (quarter, scaled == k) {
+        (true, _) => Some(scaled * 2.0),
+        (false, false) => Some(scaled),
+        (false, true) => None,
     }
 }
 
