@@ -220,11 +220,11 @@ fn is_hidden_name(entry: &str) -> bool {
 /// Which game and archive entries of an archive are left out for their
 /// names, as the walk leaves files out of a directory: macOS's metadata
 /// always, hidden names unless `hidden` (`--hidden`); each one left out is
-/// counted in `left_out` (the walk's count, the summary's "left out").
+/// counted in `count` (the walk's count, the summary's "left out").
 #[derive(Clone, Debug, Default)]
 pub struct LeftOut {
     pub hidden: bool,
-    pub left_out: Arc<AtomicU64>,
+    pub count: Arc<AtomicU64>,
 }
 
 impl LeftOut {
@@ -233,7 +233,7 @@ impl LeftOut {
     pub fn hidden_read() -> LeftOut {
         LeftOut {
             hidden: true,
-            left_out: Arc::default(),
+            count: Arc::default(),
         }
     }
 }
@@ -475,7 +475,7 @@ impl Sender {
     fn leaves_out(&self, entry: &str) -> bool {
         let out = is_macos_metadata(entry) || (!self.left_out.hidden && is_hidden_name(entry));
         if out {
-            self.left_out.left_out.fetch_add(1, Ordering::Relaxed);
+            self.left_out.count.fetch_add(1, Ordering::Relaxed);
         }
         out
     }

@@ -489,7 +489,7 @@ impl Walk {
             threads: self.threads,
             left_out: archive::LeftOut {
                 hidden: self.filter.hidden,
-                left_out: Arc::clone(&self.skipped),
+                count: Arc::clone(&self.skipped),
             },
         }
     }
