@@ -97,6 +97,13 @@ pub enum KomiReading {
     Unwritten,
 }
 
+/// Whether `v` has a quarter left over (`.25`, `.75`): no komi or margin in
+/// points has one (whole points, and a komi in half points), so such a
+/// value is in stones of two points (Chinese 子).
+pub fn in_stones(v: f64) -> bool {
+    (v * 2.0).fract() != 0.0 && (v * 4.0).fract() == 0.0
+}
+
 impl KomiReading {
     /// The reading that took KM as `written` to `read` (in points; `None`:
     /// no komi).

@@ -3,6 +3,7 @@
 
 use super::katago::{KataGoRules, KoRule, Scoring};
 use crate::core::board::Color;
+use crate::core::game::in_stones;
 use crate::core::rules::{Binding, DeclaredSuicide, Ruleset, RulesetSet};
 
 /// How a recorded win was obtained.
@@ -68,8 +69,7 @@ fn number(s: &str) -> Option<f64> {
     // A margin in points is whole or half (a count, plus a komi in half
     // points): a quarter left over (`B+3/4`, `W+1.75`, `B+2 3/4`) is a
     // margin in stones written without 子, as KM[375] is a komi in stones.
-    let quarter = (v * 2.0).fract() != 0.0 && (v * 4.0).fract() == 0.0;
-    Some(if quarter { v * 2.0 } else { v })
+    Some(if in_stones(v) { v * 2.0 } else { v })
 }
 
 fn points(s: &str) -> Option<f64> {

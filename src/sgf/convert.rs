@@ -10,7 +10,7 @@ use sgf_parse::{SgfNode, SgfProp};
 
 use crate::core::board::{BoardSize, Color, Point};
 use crate::core::findings::{CappedFindings, Code, Finding};
-use crate::core::game::{Event, GameInfo, GameRecord, Markup, MoveKind};
+use crate::core::game::{in_stones, Event, GameInfo, GameRecord, Markup, MoveKind};
 
 /// Names in the game info that mark a record written by a server or program.
 const MACHINE_MARKS: &[&str] = &[
@@ -504,8 +504,7 @@ pub struct Converter {
 /// (`KM[3.75]`), is read as stones. `None` when KM is read as written.
 fn rescaled_komi(k: f64) -> Option<f64> {
     let scaled = if k.abs() < 100.0 { k } else { k / 100.0 };
-    let quarter = (scaled * 2.0).fract() != 0.0 && (scaled * 4.0).fract() == 0.0;
-    match (quarter, scaled == k) {
+    match (in_stones(scaled), scaled == k) {
         (true, _) => Some(scaled * 2.0),
         (false, false) => Some(scaled),
         (false, true) => None,
