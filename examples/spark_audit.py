@@ -1,11 +1,12 @@
 """Audit SGF files with PySpark, into Parquet.
 
     python examples/spark_audit.py INPUT_DIR OUTPUT_DIR [--master local[2]]
+        [--table games|findings|divergences]
 
 Reads every *.sgf (or, with --glob, every archive of them) under INPUT_DIR
 with Spark's binaryFile source, audits
-each Arrow batch with sgfaudit.map_in_arrow, and writes the games table as
-Parquet into OUTPUT_DIR. Prints the rows and the games per second.
+each Arrow batch with sgfaudit.map_in_arrow, and writes the games table (or
+the one --table names) as Parquet into OUTPUT_DIR. Prints the rows and the games per second.
 docs/PYTHON.md explains the choices.
 """
 
@@ -30,6 +31,7 @@ def main() -> None:
         default="*.{sgf,SGF}",
         help="which files to read; archives of SGF files too: '*.{tar,zip,tgz}'",
     )
+    p.add_argument("--table", default="games", choices=sgfaudit.TABLES)
     a = p.parse_args()
     # Spark's Python workers must import sgfaudit: run them on this Python.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
@@ -41,7 +43,7 @@ def main() -> None:
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
-    dead_stones = a.dead_stones
+    dead_stones, table = a.dead_stones, a.table
     started = time.perf_counter()
     files = (
         spark.read.format("binaryFile")
@@ -50,14 +52,19 @@ def main() -> None:
         .load(a.input)
         .select("path", "content")
     )
-    games = files.mapInArrow(
-        lambda batches: sgfaudit.map_in_arrow(batches, jobs=1, dead_stones=dead_stones),
-        sgfaudit.spark_schema(),
+    rows_out = files.mapInArrow(
+        lambda batches: sgfaudit.map_in_arrow(
+            batches, table, jobs=1, dead_stones=dead_stones
+        ),
+        sgfaudit.spark_schema(table),
     )
-    games.write.mode("overwrite").parquet(a.output)
+    rows_out.write.mode("overwrite").parquet(a.output)
     seconds = time.perf_counter() - started
     rows = spark.read.parquet(a.output).count()
-    print(f"{rows} games in {seconds:.2f} s: {rows / seconds:.0f} games/s")
+    if table == "games":
+        print(f"{rows} games in {seconds:.2f} s: {rows / seconds:.0f} games/s")
+    else:
+        print(f"{rows} rows of {table} in {seconds:.2f} s")
     spark.stop()
 
 
