@@ -427,6 +427,8 @@ fn a_margin_with_a_quarter_left_over_is_read_in_stones() {
         ("B+1.5", true),
         ("B+0 3/4", true),
         ("B+1 3/4", false),
+        // A decimal comma, as KM[6,5] is read.
+        ("B+1,5", true),
     ] {
         let r = common::audit_text(&format!(
             "(;GM[1]FF[4]SZ[9]RU[Chinese]KM[7.5]RE[{re}]{moves};B[];W[])"

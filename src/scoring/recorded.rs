@@ -74,6 +74,14 @@ fn number(s: &str) -> Option<f64> {
 
 fn points(s: &str) -> Option<f64> {
     let s = s.trim();
+    // A decimal comma (`B+3,5`), as KM[6,5] is read.
+    let comma;
+    let s = if s.matches(',').count() == 1 && !s.contains('.') {
+        comma = s.replace(',', ".");
+        comma.as_str()
+    } else {
+        s
+    };
     // Asian forms: "3目半" (3.5 points), "1又1/4子", "3.5目"; a whole number
     // and a fraction, "2 3/4", as "2又3/4".
     let s = s.trim_end_matches(['목', '집', '점']);
@@ -482,6 +490,10 @@ mod tests {
         assert_eq!(parse_result("W+0.25").black_margin(), Some(-0.5));
         assert_eq!(parse_result("B+2.5").black_margin(), Some(2.5));
         assert_eq!(parse_result("B+12").black_margin(), Some(12.0));
+        // A decimal comma, as in KM[6,5].
+        assert_eq!(parse_result("B+3,5").black_margin(), Some(3.5));
+        assert_eq!(parse_result("W+0,5").black_margin(), Some(-0.5));
+        assert_eq!(parse_result("B+1,5,5").black_margin(), None);
         assert_eq!(parse_result("黒3目半勝").black_margin(), Some(3.5));
         assert_eq!(parse_result("백 1.5집승").black_margin(), Some(-1.5));
         assert!(matches!(
