@@ -834,6 +834,21 @@ fn hidden_archive_entries_are_left_out_and_counted() {
             "{archive}"
         );
     }
+    // An archive whose game entries are all left out says so.
+    write_zip(
+        &d.join("only-hidden.zip"),
+        &named(&[".a.sgf", "__MACOSX/._a.sgf", "notes.txt"]),
+        zip::CompressionMethod::Deflated,
+    );
+    let (_, rows) = jsonl(&[d.join("only-hidden.zip").to_str().unwrap()]);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(
+        rows[0]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("all the archive's game entries (2) are left out"),
+        "{rows:?}"
+    );
     // explain reads a hidden entry it is asked for by name, never metadata.
     let explain = |entry: &str| {
         Command::new(env!("CARGO_BIN_EXE_sgfaudit"))

@@ -88,6 +88,33 @@ fn ignore_files_and_hidden_names_are_honoured() {
     assert_eq!(files(&dir, &["a/old.bak.sgf"]), ["a/old.bak.sgf"]);
 }
 
+/// A directory named whose files are all left out gets a row that says so,
+/// with the count: `-g '!*.sgf'` leaves out pro.sgf, keep.bak.sgf and
+/// sub/s.sgf; .gitignore old.bak.sgf, .ignore sub/t.sgf, and .hidden.sgf is
+/// hidden (drafts/ and .cache/ go as directories, uncounted): 6.
+#[test]
+fn a_directory_whose_files_are_all_left_out_says_so() {
+    let dir = tree("walk-all-left-out");
+    let out = Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .current_dir(&dir)
+        .args(["check", "-q", "--format", "jsonl", "a", "-g", "!*.sgf"])
+        .output()
+        .unwrap();
+    let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["file"], "a");
+    assert!(
+        rows[0]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("all the directory's game files and archives (6) are left out"),
+        "{rows:?}"
+    );
+}
+
 #[test]
 fn the_summary_counts_what_was_left_out() {
     let dir = tree("walk-summary");

@@ -452,8 +452,9 @@ struct Sender {
     /// How deep inside archives the entries being read lie (0: the archive
     /// named; 1: an archive inside it, the deepest read).
     depth: u8,
-    /// The entries left out for their names.
+    /// The entries left out for their names, and how many so far.
     left_out: LeftOut,
+    left_here: u64,
 }
 
 impl Sender {
@@ -467,17 +468,37 @@ impl Sender {
             sent: 0,
             depth: 0,
             left_out: LeftOut::hidden_read(),
+            left_here: 0,
         }
     }
 
     /// Whether the game or archive entry `entry` is left out for its name
     /// ([`LeftOut`]), counted if it is.
-    fn leaves_out(&self, entry: &str) -> bool {
+    fn leaves_out(&mut self, entry: &str) -> bool {
         let out = is_macos_metadata(entry) || (!self.left_out.hidden && is_hidden_name(entry));
         if out {
             self.left_out.count.fetch_add(1, Ordering::Relaxed);
+            self.left_here += 1;
         }
         out
+    }
+
+    /// Where the reading of an archive begins: the entries sent and left
+    /// out so far, for [`Sender::none_sent`].
+    fn mark(&self) -> (usize, u64) {
+        (self.sent, self.left_here)
+    }
+
+    /// Ends the reading of the archive `name` begun at `mark`: one that sent
+    /// no entry gets a row that says why.
+    fn none_sent(&mut self, name: &str, (sent, left_out): (usize, u64)) {
+        if self.sent == sent {
+            let why = match self.left_here - left_out {
+                0 => InputError::NoGames,
+                n => InputError::EntriesLeftOut(n),
+            };
+            self.send(name.into(), Source::Broken(why));
+        }
     }
 
     /// Sends an entry under a name of its own; false when the receiver is
@@ -886,7 +907,7 @@ impl<R: Read> Read for RatioGuard<'_, R> {
 }
 
 fn read_tar<R: Read>(file: R, name: &str, out: &mut Sender) {
-    let sent_before = out.sent;
+    let mark = out.mark();
     let mut file = BufReader::new(file);
     // gzip announces itself with 1f 8b, bzip2 with "BZh".
     let head = match io::BufRead::fill_buf(&mut file) {
@@ -1050,9 +1071,7 @@ fn read_tar<R: Read>(file: R, name: &str, out: &mut Sender) {
             return;
         }
     }
-    if out.sent == sent_before {
-        out.send(name.into(), Source::Broken(InputError::NoGames));
-    }
+    out.none_sent(name, mark);
 }
 
 #[cfg(test)]

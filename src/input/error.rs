@@ -72,6 +72,12 @@ pub enum InputError {
     Damaged(String),
     #[error("the archive holds no *.sgf or *.sgfs entry, plain or compressed")]
     NoGames,
+    /// An archive whose game entries were all left out for their names.
+    #[error(
+        "all the archive's game entries ({0}) are left out: hidden names or macOS metadata \
+         (--hidden reads the hidden ones)"
+    )]
+    EntriesLeftOut(u64),
     /// A name `ARCHIVE!ENTRY` whose archive has no such entry.
     #[error(
         "the archive holds no game entry of that name (*.sgf or *.sgfs, plain or \
@@ -100,6 +106,12 @@ pub enum InputError {
     Skipped(String),
     #[error("the directory holds no *.sgf or *.sgfs file and no archive")]
     EmptyDirectory,
+    /// A directory whose game files and archives were all left out.
+    #[error(
+        "all the directory's game files and archives ({0}) are left out: hidden, in \
+         .gitignore/.ignore, or not matching --glob (--hidden, --no-ignore)"
+    )]
+    FilesLeftOut(u64),
     /// An archive built to exhaust memory: overlapping entries, or an entry
     /// that inflates far beyond any game record.
     #[error("refused: {0}")]
@@ -165,7 +177,10 @@ impl InputError {
             }
             InputError::Decompress(_) => "damaged-compression",
             InputError::EntryTooLarge { .. } | InputError::TooLarge { .. } => "too-large",
-            InputError::NoGames | InputError::EmptyDirectory => "no-games",
+            InputError::NoGames
+            | InputError::EmptyDirectory
+            | InputError::EntriesLeftOut(_)
+            | InputError::FilesLeftOut(_) => "no-games",
             InputError::NoSuchEntry | InputError::NotAnArchive | InputError::NameAnEntry => {
                 "not-found"
             }

@@ -172,9 +172,10 @@ pub struct Walk {
     threads: usize,
     /// Items handed out so far.
     yielded: u64,
-    /// The directory named on the command line being walked, and the count of
-    /// items handed out when it began: one that yields none gets a row.
-    root_dir: Option<(String, u64)>,
+    /// The directory named on the command line being walked, and the counts
+    /// of items handed out and of files left out when it began: one that
+    /// yields none gets a row.
+    root_dir: Option<(String, u64, u64)>,
     /// That directory's path, which `--glob` patterns are relative to.
     root_path: PathBuf,
     filter: Filter,
@@ -531,7 +532,8 @@ impl Walk {
         let name = display(&path);
         match fs::metadata(&path) {
             Ok(m) if m.is_dir() => {
-                self.root_dir = Some((name, self.yielded));
+                let skipped = self.skipped.load(Ordering::Relaxed);
+                self.root_dir = Some((name, self.yielded, skipped));
                 self.root_path = path.clone();
                 self.enter_dir(&path)
             }
@@ -622,11 +624,15 @@ impl Walk {
                 }
             }
             if self.stack.is_empty() {
-                if let Some((name, before)) = self.root_dir.take() {
+                if let Some((name, before, skipped)) = self.root_dir.take() {
                     if self.yielded == before {
+                        let why = match self.skipped.load(Ordering::Relaxed) - skipped {
+                            0 => InputError::EmptyDirectory,
+                            n => InputError::FilesLeftOut(n),
+                        };
                         return Some(Item {
                             name,
-                            source: Source::Broken(InputError::EmptyDirectory),
+                            source: Source::Broken(why),
                         });
                     }
                 }

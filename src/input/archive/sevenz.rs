@@ -800,7 +800,7 @@ impl<R: Read> Read for Ending<'_, R> {
 /// Reads the entries of a 7z archive and hands each game (and each archive
 /// inside it) to `out`, in the archive's order.
 pub(super) fn read_7z<R: Read + Seek>(mut file: R, name: &str, out: &mut Sender) {
-    let sent_before = out.sent;
+    let mark = out.mark();
     let Contents { streams, entries } = match contents(&mut file) {
         Ok(c) => c,
         Err(why) => return unreadable(out, name, why),
@@ -939,7 +939,5 @@ pub(super) fn read_7z<R: Read + Seek>(mut file: R, name: &str, out: &mut Sender)
             return;
         }
     }
-    if out.sent == sent_before {
-        out.send(name.into(), Source::Broken(InputError::NoGames));
-    }
+    out.none_sent(name, mark);
 }

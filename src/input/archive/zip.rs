@@ -185,7 +185,7 @@ impl<R: Read + Seek> Seek for Window<'_, R> {
 
 /// Reads the game entries of a zip archive.
 pub(super) fn read_zip<R: Read + Seek>(file: R, name: &str, out: &mut Sender) {
-    let sent_before = out.sent;
+    let mark = out.mark();
     let mut file = Tracked {
         inner: file,
         pos: u64::MAX,
@@ -239,9 +239,7 @@ pub(super) fn read_zip<R: Read + Seek>(file: R, name: &str, out: &mut Sender) {
             }
         }
     }
-    if out.sent == sent_before {
-        out.send(name.into(), Source::Broken(InputError::NoGames));
-    }
+    out.none_sent(name, mark);
 }
 
 /// What an entry is reported as, or `None` when it is no game (a directory,
