@@ -452,8 +452,10 @@ struct Sender {
     /// How deep inside archives the entries being read lie (0: the archive
     /// named; 1: an archive inside it, the deepest read).
     depth: u8,
-    /// The entries left out for their names, and how many so far.
+    /// The entries left out for their names.
     left_out: LeftOut,
+    /// How many this sender has left out so far (the shared count also
+    /// holds the walk's).
     left_here: u64,
 }
 

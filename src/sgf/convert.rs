@@ -497,8 +497,9 @@ pub struct Converter {
     node_moves: Vec<(Color, MoveKind)>,
 }
 
-/// A komi no board could give (100 points or more) written by a server that
-/// scales it: Fox writes `KM[750]` for 7.5 points, and `KM[375]` for 3.75 stones
+/// A komi read otherwise than written. One no board could give (100 points or
+/// more) is written by a server that scales it: Fox writes `KM[750]` for 7.5
+/// points, and `KM[375]` for 3.75 stones
 /// (Chinese 子, two points each) = 7.5 points. A quarter point cannot be a komi in
 /// points, so a value with a quarter fraction, scaled (`KM[375]`) or not
 /// (`KM[3.75]`), is read as stones. `None` when KM is read as written.
