@@ -105,14 +105,31 @@ pub fn in_stones(v: f64) -> bool {
 }
 
 impl KomiReading {
+    /// KM as `written` read otherwise than written, with its reading, in
+    /// points; `None` when it is read as written. One no board could give
+    /// (100 points or more) is written by a server that scales it: Fox writes
+    /// `KM[750]` for 7.5 points, and `KM[375]` for 3.75 stones (Chinese 子,
+    /// two points each) = 7.5 points. A quarter point cannot be a komi in
+    /// points, so a value with a quarter left over, scaled (`KM[375]`) or not
+    /// (`KM[3.75]`), is read as stones.
+    pub fn rescale(written: f64) -> Option<(KomiReading, f64)> {
+        let scaled = written.abs() >= 100.0;
+        let v = if scaled { written / 100.0 } else { written };
+        match (in_stones(v), scaled) {
+            (true, true) => Some((KomiReading::ScaledStones, v * 2.0)),
+            (true, false) => Some((KomiReading::Stones, v * 2.0)),
+            (false, true) => Some((KomiReading::Scaled, v)),
+            (false, false) => None,
+        }
+    }
+
     /// The reading that took KM as `written` to `read` (in points; `None`:
-    /// no komi).
+    /// no komi), for a KM read otherwise than written.
     pub fn of(written: f64, read: Option<f64>) -> KomiReading {
-        match read {
-            None => KomiReading::Unwritten,
-            Some(read) if written.abs() >= 100.0 && written / 100.0 == read => KomiReading::Scaled,
-            Some(_) if written.abs() >= 100.0 => KomiReading::ScaledStones,
-            Some(_) => KomiReading::Stones,
+        match (read, KomiReading::rescale(written)) {
+            (Some(_), Some((reading, _))) => reading,
+            // Read as no komi; a KM read as written has no reading to name.
+            _ => KomiReading::Unwritten,
         }
     }
 }

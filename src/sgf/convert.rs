@@ -10,7 +10,7 @@ use sgf_parse::{SgfNode, SgfProp};
 
 use crate::core::board::{BoardSize, Color, Point};
 use crate::core::findings::{CappedFindings, Code, Finding};
-use crate::core::game::{in_stones, Event, GameInfo, GameRecord, Markup, MoveKind};
+use crate::core::game::{Event, GameInfo, GameRecord, KomiReading, Markup, MoveKind};
 
 /// Names in the game info that mark a record written by a server or program.
 const MACHINE_MARKS: &[&str] = &[
@@ -231,7 +231,7 @@ fn komi_as_read(
     info: &GameInfo,
     findings: &mut Vec<Finding>,
 ) -> KomiRead {
-    let rescaled = rescaled_komi(k);
+    let rescaled = KomiReading::rescale(k).map(|(_, points)| points);
     let read = rescaled.unwrap_or(k);
     if read.abs() > f64::from(board_points) {
         // Short either way: 36200 as written, 1e308 not as 309 digits.
@@ -495,21 +495,6 @@ pub struct Converter {
     ids: HashSet<String>,
     /// The moves of the node being read (reused: most nodes hold one).
     node_moves: Vec<(Color, MoveKind)>,
-}
-
-/// A komi read otherwise than written. One no board could give (100 points or
-/// more) is written by a server that scales it: Fox writes `KM[750]` for 7.5
-/// points, and `KM[375]` for 3.75 stones
-/// (Chinese 子, two points each) = 7.5 points. A quarter point cannot be a komi in
-/// points, so a value with a quarter fraction, scaled (`KM[375]`) or not
-/// (`KM[3.75]`), is read as stones. `None` when KM is read as written.
-fn rescaled_komi(k: f64) -> Option<f64> {
-    let scaled = if k.abs() < 100.0 { k } else { k / 100.0 };
-    match (in_stones(scaled), scaled == k) {
-        (true, _) => Some(scaled * 2.0),
-        (false, false) => Some(scaled),
-        (false, true) => None,
-    }
 }
 
 /// Whether the record was written by the Fox server's client (`AP[foxwq]`, or
