@@ -28,6 +28,19 @@ fn symlink_loops_are_reported_and_the_walk_goes_on() {
     assert!(back["error"].as_str().unwrap().contains("symlink loop"));
     let me = row_ending(&rows, "/self.sgf");
     assert_eq!(me["findings"][0]["code"], "F001");
+    // The summary tells the two apart: a directory that contains itself,
+    // and a link that cannot be followed (here, to itself).
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sgfaudit"))
+        .args(["check", "-q"])
+        .arg(&d)
+        .output()
+        .unwrap();
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        summary.contains("could not be audited, symlink-loop: 1\n")
+            && summary.contains("could not be audited, broken-link: 1\n"),
+        "{summary}"
+    );
     let _ = fs::remove_dir_all(&d);
 }
 

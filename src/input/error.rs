@@ -165,7 +165,8 @@ impl InputError {
             InputError::PermissionDenied(_) => "permission-denied",
             InputError::IsADirectory(_) => "is-a-directory",
             InputError::Io(..) => "io",
-            InputError::SymlinkLoop | InputError::BrokenLink { .. } => "broken-link",
+            InputError::SymlinkLoop => "symlink-loop",
+            InputError::BrokenLink { .. } => "broken-link",
             InputError::ArchiveOpen(_)
             | InputError::ArchiveRead(_)
             | InputError::NotZip(_)
