@@ -243,6 +243,19 @@ fn detect(bytes: &[u8]) -> &'static Encoding {
     det.guess(None, Utf8Detection::Allow)
 }
 
+/// "detected ENCODING (from N bytes that are not ASCII)": the evidence
+/// behind a guess, which a few bytes leave thin (two bytes of GBK, `白`,
+/// read as ISO-8859-5).
+fn detected(guess: &'static Encoding, bytes: &[u8]) -> String {
+    let n = bytes.iter().filter(|b| !b.is_ascii()).count();
+    let unit = if n == 1 {
+        "byte that is"
+    } else {
+        "bytes that are"
+    };
+    format!("detected {} (from {n} {unit} not ASCII)", guess.name())
+}
+
 /// Decodes a part after the first of a file read in parts: valid UTF-8 is
 /// taken as it is (the file was judged UTF-8 by its start; a `CA` label in a
 /// later game does not change that, as it does not when the file is read
@@ -576,10 +589,10 @@ fn decode_as_labelled<'b>(
         findings.push(Finding::new(
             Code::CharsetWrongLabel,
             format!(
-                "CA[{said}] declares {} but the bytes are not valid {}; detected {}",
+                "CA[{said}] declares {} but the bytes are not valid {}; {}",
                 enc.name(),
                 enc.name(),
-                guess.name()
+                detected(guess, bytes)
             ),
         ));
         (guess, gtext)
@@ -617,7 +630,7 @@ fn decode_detected<'b>(
     };
     findings.push(Finding::new(
         why,
-        format!("{what}; detected {}", guess.name()),
+        format!("{what}; {}", detected(guess, bytes)),
     ));
     if errors {
         findings.push(Finding::new(
@@ -701,5 +714,26 @@ mod tests {
         let d = decode(bytes.clone());
         assert!(d.findings.iter().any(|f| f.code == Code::CharsetWrongLabel));
         assert!(d.text.contains("中国围棋"), "{}", d.text);
+        // 20 times 8 bytes, none ASCII.
+        let f = d
+            .findings
+            .iter()
+            .find(|f| f.code == Code::CharsetWrongLabel);
+        assert!(f.is_some_and(|f| f.message.ends_with("(from 160 bytes that are not ASCII)")));
+    }
+
+    /// A guess says how many bytes it rests on: `白` in GBK is two.
+    #[test]
+    fn a_guess_names_its_evidence() {
+        let d = decode(b"(;GM[1]PW[\xB0\xD7]PB[GNU Go])".to_vec());
+        let f = d.findings.iter().find(|f| f.code == Code::CharsetAssumed);
+        assert!(
+            f.is_some_and(|f| f.message.ends_with("(from 2 bytes that are not ASCII)")),
+            "{:?}",
+            d.findings
+        );
+        let d = decode(b"(;GM[1]C[h\xF6rru])".to_vec());
+        let f = d.findings.iter().find(|f| f.code == Code::CharsetAssumed);
+        assert!(f.is_some_and(|f| f.message.ends_with("(from 1 byte that is not ASCII)")));
     }
 }
