@@ -1,4 +1,4 @@
-"""Every move verdict of sgfaudit against a second, independent replay.
+"""sgfaudit's move verdicts and area counts against a second, independent replay.
 
 sgfmill (a Python SGF library with a Go board of its own, not this project's
 code) reads each record and places its stones, lifting captures and
@@ -24,6 +24,13 @@ The records compared are those with one game that both read, one move a node,
 and colours that alternate: how a colour moving twice is read (handicap,
 omitted pass, wrong turn) depends on who wrote the record, not on the board.
 Off-board points (R402) are out of scope: sgfmill refuses them.
+
+The records the audit counts with their TB/TW markup are counted again by area:
+the dead stones are the chains the markup names as docs/RULES.md says (a stone
+on a point marked as the opponent's, or every liberty so marked), sgfmill's
+`area_score` counts stones and the points only one colour surrounds, and the
+komi (KM as written) and the handicap compensation of N stones (Chinese: N,
+AGA: N - 1, for N >= 2) are taken off: `chinese_margin` and `aga_area_margin`.
 """
 
 from __future__ import annotations
@@ -98,12 +105,12 @@ def record_steps(game):
     return board, steps, colours
 
 
-def expected_verdicts(game, situational=False, swedish_suicide=True):
-    """The number of moves, passes included, and (move, code, rulesets) for every illegal
-    placement, moves counted from 1."""
+def replay(game, situational=False, swedish_suicide=True):
+    """The number of moves, passes included; (move, code, rulesets) for every illegal
+    placement, moves counted from 1; and the final board."""
     board, steps, colours = record_steps(game)
     if not colours:
-        return 0, []
+        return 0, [], board
     start = board_key(board)
     every_board = {start}
     made_by = {"b": set(), "w": set()}
@@ -150,12 +157,55 @@ def expected_verdicts(game, situational=False, swedish_suicide=True):
         before_last, current, ko_point = current, after, next_ko_point
         every_board.add(after)
         made_by[colour].add(after)
-    return move, sorted(verdicts)
+    return move, sorted(verdicts), board
+
+
+def chains(board):
+    """Every chain of the board: its colour, its points and its liberties."""
+    seen = set()
+    for row in range(board.side):
+        for col in range(board.side):
+            colour = board.get(row, col)
+            if colour is None or (row, col) in seen:
+                continue
+            points, liberties = [(row, col)], set()
+            seen.add((row, col))
+            for r, c in points:  # grows as it goes
+                for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                    if not (0 <= q[0] < board.side and 0 <= q[1] < board.side):
+                        continue
+                    if board.get(*q) is None:
+                        liberties.add(q)
+                    elif board.get(*q) == colour and q not in seen:
+                        seen.add(q)
+                        points.append(q)
+            yield colour, points, liberties
+
+
+def area_margins(game, board):
+    """Black's area minus White's, komi and compensation taken off: (Chinese, AGA area)."""
+    root = game.get_root()
+    if not root.has_property("KM"):
+        raise OutOfScope("no KM: each ruleset's own komi")
+    komi = game.get_komi()
+    if komi == 0 or abs(komi) >= 100 or komi * 2 != int(komi * 2):
+        raise OutOfScope("a KM read otherwise than written (Fox's 0, x100, quarters)")
+    last = game.get_main_sequence()[-1]
+    marked = {c: set(last.get(c)) if last.has_property(c) else set() for c in ("TB", "TW")}
+    for colour, points, liberties in list(chains(board)):
+        opponents = marked["TW" if colour == "b" else "TB"]
+        if any(p in opponents for p in points) or (liberties and liberties <= opponents):
+            for row, col in points:
+                board.board[row][col] = None
+    area = board.area_score()
+    handicap = game.get_handicap() or 0
+    compensation = handicap if handicap >= 2 else 0
+    return area - komi - compensation, area - komi - max(compensation - 1, 0)
 
 
 def compare(directory, options):
-    """Per record: the moves and verdicts expected and those sgfaudit reports; and what was
-    left out."""
+    """Per record: the moves and verdicts expected and those sgfaudit reports; per record
+    counted with markup, the area margins expected and reported; and what was left out."""
     paths = sorted(
         os.path.relpath(p, ROOT) for p in directory.rglob("*") if p.suffix.lower() == ".sgf"
     )
@@ -167,7 +217,7 @@ def compare(directory, options):
         if f["code"] in VERDICT_CODES:
             rulesets = tuple(sorted(f["rulesets"].split()))
             reported[f["file"]].append((f["move"], f["code"], rulesets))
-    compared, left_out = {}, collections.Counter()
+    compared, counted, left_out = {}, {}, collections.Counter()
     for path in paths:
         if games[path] != 1:
             left_out["not one game"] += 1
@@ -177,7 +227,7 @@ def compare(directory, options):
             continue
         try:
             game = sgfmill_sgf.Sgf_game.from_bytes((ROOT / path).read_bytes())
-            expected = expected_verdicts(
+            moves, verdicts, board = replay(
                 game,
                 situational=options.get("aga_superko") == "situational",
                 swedish_suicide=options.get("swedish_suicide") != "forbid",
@@ -188,15 +238,22 @@ def compare(directory, options):
         except ValueError:
             left_out["sgfmill cannot read it"] += 1
             continue
-        compared[path] = (expected, (audited[path]["moves"], sorted(reported[path])))
-    return compared, left_out
+        compared[path] = ((moves, verdicts), (audited[path]["moves"], sorted(reported[path])))
+        if audited[path]["dead_stones"] == "markup":
+            try:
+                margins = area_margins(game, board)
+            except OutOfScope as why:
+                left_out[f"not counted again: {why}"] += 1
+                continue
+            game_row = audited[path]
+            counted[path] = (margins, (game_row["chinese_margin"], game_row["aga_area_margin"]))
+    return compared, counted, left_out
 
 
-def assert_agree(compared):
-    differ = {p: pair for p, pair in compared.items() if pair[0] != pair[1]}
+def assert_agree(pairs):
+    differ = {p: pair for p, pair in pairs.items() if pair[0] != pair[1]}
     assert not differ, "\n".join(
-        f"{p}\n  expected {e[0]} moves, {e[1][:5]}\n  reported {r[0]} moves, {r[1][:5]}"
-        for p, (e, r) in sorted(differ.items())[:10]
+        f"{p}\n  expected {e}\n  reported {r}"[:400] for p, (e, r) in sorted(differ.items())[:10]
     )
 
 
@@ -205,21 +262,27 @@ def codes_expected(compared):
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_bundled_corpus_moves_and_verdicts_equal_a_second_replay(variant):
-    compared, left_out = compare(ROOT / "corpus", VARIANTS[variant])
+def test_bundled_corpus_equals_a_second_replay(variant):
+    compared, counted, left_out = compare(ROOT / "corpus", VARIANTS[variant])
     # Enough real and hand-made records to mean something, each verdict among them.
     assert len(compared) >= 300, (len(compared), left_out)
     codes = codes_expected(compared)
     assert all(codes[c] > 0 for c in VERDICT_CODES), codes
     assert_agree(compared)
+    assert len(counted) >= 100, (len(counted), left_out)
+    assert_agree(counted)
 
 
 @pytest.mark.parametrize("name", ["real", "kgs-scored"])
-def test_shared_corpora_moves_and_verdicts_equal_a_second_replay(name):
+def test_shared_corpora_equal_a_second_replay(name):
     directory = SHARED / name
     if not directory.is_dir():
         pytest.skip(f"{directory} is absent (a development corpus beside the project)")
-    compared, left_out = compare(directory, {})
+    compared, counted, left_out = compare(directory, {})
     # Most records are in scope: real leaves out about 2% (a colour moving twice, mostly).
-    assert len(compared) >= 0.9 * (len(compared) + sum(left_out.values())), left_out
+    in_scope = sum(n for why, n in left_out.items() if why.startswith("not counted again"))
+    assert len(compared) >= 0.9 * (len(compared) + sum(left_out.values()) - in_scope), left_out
     assert_agree(compared)
+    # Every kgs-scored record ends with the server's markup.
+    assert len(counted) >= (400 if name == "kgs-scored" else 100), (len(counted), left_out)
+    assert_agree(counted)
