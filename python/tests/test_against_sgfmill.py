@@ -1,4 +1,4 @@
-"""sgfaudit's move verdicts and area counts against a second, independent replay.
+"""sgfaudit's move verdicts and counts against a second, independent replay.
 
 sgfmill (a Python SGF library with a Go board of its own, not this project's
 code) reads each record and places its stones, lifting captures and
@@ -25,17 +25,25 @@ and colours that alternate: how a colour moving twice is read (handicap,
 omitted pass, wrong turn) depends on who wrote the record, not on the board.
 Off-board points (R402) are out of scope: sgfmill refuses them.
 
-The records the audit counts with their TB/TW markup are counted again by area:
-the dead stones are the chains the markup names as docs/RULES.md says (a stone
-on a point marked as the opponent's, or every liberty so marked), sgfmill's
-`area_score` counts stones and the points only one colour surrounds, and the
-komi (KM as written) and the handicap compensation of N stones (Chinese: N,
-AGA: N - 1, for N >= 2) are taken off: `chinese_margin` and `aga_area_margin`.
+The records the audit counts with their TB/TW markup are counted again, each
+margin Black's minus White's with KM as written taken off. The dead stones are
+the chains the markup names as docs/RULES.md says (a stone on a point marked
+as the opponent's, or every liberty so marked); sgfmill's `area_score` counts
+stones and the points only one colour surrounds. Then, as docs/RULES.md
+("Scoring") has them:
+- Chinese: area, White getting N for N >= 2 handicap stones; AGA area: N - 1;
+- Swedish: territory + prisoners (captures, dead stones, the lifted strings of
+  suicides) + a stone for each of the opponent's passes;
+- AGA territory: the same, and one more stone to Black when Black made the
+  last move (White moves last, rule 11);
+- Japanese: territory + prisoners, for the records where the audit finds no
+  seki eye and no point to fill (rule 8 is not counted again here).
 """
 
 from __future__ import annotations
 
 import collections
+import dataclasses
 import os
 from pathlib import Path
 
@@ -67,6 +75,16 @@ class OutOfScope(Exception):
 
 def board_key(board):
     return tuple(tuple(row) for row in board.board)
+
+
+def stone_count(board, colour):
+    return sum(row.count(colour) for row in board.board)
+
+
+def neighbours(board, point):
+    row, col = point
+    around = ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+    return [(r, c) for r, c in around if 0 <= r < board.side and 0 <= c < board.side]
 
 
 def record_steps(game):
@@ -105,12 +123,23 @@ def record_steps(game):
     return board, steps, colours
 
 
+@dataclasses.dataclass
+class Replay:
+    moves: int = 0  # passes included
+    verdicts: list = dataclasses.field(default_factory=list)  # (move from 1, code, rulesets)
+    board: object = None  # the final position
+    prisoners: dict = dataclasses.field(default_factory=lambda: {"b": 0, "w": 0})
+    passes: dict = dataclasses.field(default_factory=lambda: {"b": 0, "w": 0})
+    last_colour: str | None = None  # who made the last move
+    setup_in_game: bool = False
+
+
 def replay(game, situational=False, swedish_suicide=True):
-    """The number of moves, passes included; (move, code, rulesets) for every illegal
-    placement, moves counted from 1; and the final board."""
+    """Replays the main line, judging every placement."""
     board, steps, colours = record_steps(game)
+    out = Replay(board=board)
     if not colours:
-        return 0, [], board
+        return out
     start = board_key(board)
     every_board = {start}
     made_by = {"b": set(), "w": set()}
@@ -118,7 +147,7 @@ def replay(game, situational=False, swedish_suicide=True):
     current = start
     before_last = None  # the board before the opponent's last move
     ko_point = None  # where the next move may not play (basic ko)
-    verdicts = []
+    stones = {c: stone_count(board, c) for c in "bw"}
     move = 0
     for colour, point in steps:
         if colour == "setup":
@@ -126,20 +155,37 @@ def replay(game, situational=False, swedish_suicide=True):
                 raise OutOfScope("a later setup leaves stones without liberties")
             current = board_key(board)
             every_board.add(current)
+            out.setup_in_game = True
+            stones = {c: stone_count(board, c) for c in "bw"}
             continue
         move += 1
+        out.last_colour = colour
+        opponent = "w" if colour == "b" else "b"
         if point is None:
+            out.passes[colour] += 1
             if situational:
                 made_by[colour].add(current)
             ko_point, before_last = None, current
             continue
         if board.get(*point) is not None:  # the board is left as it was
-            verdicts.append((move, "R401", ("aga", "japanese", "swedish")))
+            out.verdicts.append((move, "R401", ("aga", "japanese", "swedish")))
             ko_point, before_last = None, current
             continue
+        beside = [q for q in neighbours(board, point) if board.get(*q) == opponent]
         next_ko_point = board.play(point[0], point[1], colour)
         after = board_key(board)
         suicide = board.get(*point) is None
+        if suicide:  # the string lifted, the placed stone with it: the opponent's prisoners
+            left = stone_count(board, colour)
+            out.prisoners[opponent] += stones[colour] + 1 - left
+            stones[colour] = left
+        elif any(board.get(*q) is None for q in beside):  # a capture
+            left = stone_count(board, opponent)
+            out.prisoners[colour] += stones[opponent] - left
+            stones[opponent] = left
+            stones[colour] += 1
+        else:
+            stones[colour] += 1
         illegal = collections.defaultdict(list)
         if suicide:
             illegal["R403"] += ["aga", "japanese"]
@@ -153,11 +199,13 @@ def replay(game, situational=False, swedish_suicide=True):
             illegal[repeat].append("aga")
         if (swedish_suicide or not suicide) and after in every_board:
             illegal[repeat].append("swedish")
-        verdicts += [(move, code, tuple(sorted(r))) for code, r in illegal.items()]
+        out.verdicts += [(move, code, tuple(sorted(r))) for code, r in illegal.items()]
         before_last, current, ko_point = current, after, next_ko_point
         every_board.add(after)
         made_by[colour].add(after)
-    return move, sorted(verdicts), board
+    out.moves = move
+    out.verdicts.sort()
+    return out
 
 
 def chains(board):
@@ -170,10 +218,8 @@ def chains(board):
                 continue
             points, liberties = [(row, col)], set()
             seen.add((row, col))
-            for r, c in points:  # grows as it goes
-                for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                    if not (0 <= q[0] < board.side and 0 <= q[1] < board.side):
-                        continue
+            for point in points:  # grows as it goes
+                for q in neighbours(board, point):
                     if board.get(*q) is None:
                         liberties.add(q)
                     elif board.get(*q) == colour and q not in seen:
@@ -182,30 +228,47 @@ def chains(board):
             yield colour, points, liberties
 
 
-def area_margins(game, board):
-    """Black's area minus White's, komi and compensation taken off: (Chinese, AGA area)."""
-    root = game.get_root()
-    if not root.has_property("KM"):
+def margins(game, replayed, row):
+    """Black's margin under each counting: from the replay and the markup, and the audit's."""
+    if not game.get_root().has_property("KM"):
         raise OutOfScope("no KM: each ruleset's own komi")
     komi = game.get_komi()
     if komi == 0 or abs(komi) >= 100 or komi * 2 != int(komi * 2):
         raise OutOfScope("a KM read otherwise than written (Fox's 0, x100, quarters)")
+    if replayed.setup_in_game:
+        raise OutOfScope("setup in the game: stones come and go unplayed")
+    board, prisoners = replayed.board, dict(replayed.prisoners)
     last = game.get_main_sequence()[-1]
     marked = {c: set(last.get(c)) if last.has_property(c) else set() for c in ("TB", "TW")}
     for colour, points, liberties in list(chains(board)):
-        opponents = marked["TW" if colour == "b" else "TB"]
+        opponent = "w" if colour == "b" else "b"
+        opponents = marked["TB" if opponent == "b" else "TW"]
         if any(p in opponents for p in points) or (liberties and liberties <= opponents):
-            for row, col in points:
-                board.board[row][col] = None
+            prisoners[opponent] += len(points)
+            for row_, col in points:
+                board.board[row_][col] = None
     area = board.area_score()
+    territory = area - (stone_count(board, "b") - stone_count(board, "w"))
+    captures = prisoners["b"] - prisoners["w"]
+    pass_stones = replayed.passes["w"] - replayed.passes["b"]  # a pass hands over a stone
+    white_moves_last = 1 if replayed.last_colour == "b" else 0  # AGA rule 11
     handicap = game.get_handicap() or 0
     compensation = handicap if handicap >= 2 else 0
-    return area - komi - compensation, area - komi - max(compensation - 1, 0)
+    expected = {
+        "chinese": area - komi - compensation,
+        "aga_area": area - komi - max(compensation - 1, 0),
+        "aga": territory + captures + pass_stones + white_moves_last - komi,
+        "swedish": territory + captures + pass_stones - komi,
+    }
+    # Japanese rule 8 (seki eyes and points to fill are no territory) is not counted here.
+    if row["japanese_seki_eyes"] == 0 and row["japanese_to_fill"] == 0:
+        expected["japanese"] = territory + captures - komi
+    return expected, {counting: row[f"{counting}_margin"] for counting in expected}
 
 
 def compare(directory, options):
     """Per record: the moves and verdicts expected and those sgfaudit reports; per record
-    counted with markup, the area margins expected and reported; and what was left out."""
+    counted with markup, the margins expected and reported; and what was left out."""
     paths = sorted(
         os.path.relpath(p, ROOT) for p in directory.rglob("*") if p.suffix.lower() == ".sgf"
     )
@@ -227,7 +290,7 @@ def compare(directory, options):
             continue
         try:
             game = sgfmill_sgf.Sgf_game.from_bytes((ROOT / path).read_bytes())
-            moves, verdicts, board = replay(
+            replayed = replay(
                 game,
                 situational=options.get("aga_superko") == "situational",
                 swedish_suicide=options.get("swedish_suicide") != "forbid",
@@ -238,15 +301,16 @@ def compare(directory, options):
         except ValueError:
             left_out["sgfmill cannot read it"] += 1
             continue
-        compared[path] = ((moves, verdicts), (audited[path]["moves"], sorted(reported[path])))
-        if audited[path]["dead_stones"] == "markup":
+        row = audited[path]
+        compared[path] = (
+            (replayed.moves, replayed.verdicts),
+            (row["moves"], sorted(reported[path])),
+        )
+        if row["dead_stones"] == "markup":
             try:
-                margins = area_margins(game, board)
+                counted[path] = margins(game, replayed, row)
             except OutOfScope as why:
                 left_out[f"not counted again: {why}"] += 1
-                continue
-            game_row = audited[path]
-            counted[path] = (margins, (game_row["chinese_margin"], game_row["aga_area_margin"]))
     return compared, counted, left_out
 
 
