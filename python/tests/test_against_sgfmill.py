@@ -17,7 +17,10 @@ them ("Repetition rules, precisely"), not from sgfaudit's output:
 - Swedish positional superko: a placement may not recreate any earlier board,
   setup included;
 - a forbidden repetition of the board just before the opponent's last move is
-  `ko` (R404), any other `superko` (R405).
+  `ko` (R404), any other `superko` (R405);
+- Japanese rule 12: the first placement legal under Japanese rules that
+  recreates any earlier board marks a possible no result
+  (`japanese_no_result_move`).
 
 Both must also read the same main line: the number of moves, passes included.
 The records compared are those with one game that both read, one move a node,
@@ -131,6 +134,7 @@ class Replay:
     prisoners: dict = dataclasses.field(default_factory=lambda: {"b": 0, "w": 0})
     passes: dict = dataclasses.field(default_factory=lambda: {"b": 0, "w": 0})
     last_colour: str | None = None  # who made the last move
+    no_result_move: int | None = None  # Japanese rule 12: the first legal repetition
     setup_in_game: bool = False
 
 
@@ -199,6 +203,9 @@ def replay(game, situational=False, swedish_suicide=True):
             illegal[repeat].append("aga")
         if (swedish_suicide or not suicide) and after in every_board:
             illegal[repeat].append("swedish")
+        legal_in_japan = not suicide and point != ko_point
+        if legal_in_japan and after in every_board and out.no_result_move is None:
+            out.no_result_move = move
         out.verdicts += [(move, code, tuple(sorted(r))) for code, r in illegal.items()]
         before_last, current, ko_point = current, after, next_ko_point
         every_board.add(after)
@@ -303,8 +310,8 @@ def compare(directory, options):
             continue
         row = audited[path]
         compared[path] = (
-            (replayed.moves, replayed.verdicts),
-            (row["moves"], sorted(reported[path])),
+            (replayed.moves, replayed.verdicts, replayed.no_result_move),
+            (row["moves"], sorted(reported[path]), row["japanese_no_result_move"]),
         )
         if row["dead_stones"] == "markup":
             try:
@@ -322,7 +329,7 @@ def assert_agree(pairs):
 
 
 def codes_expected(compared):
-    return collections.Counter(code for (_, e), _ in compared.values() for _, code, _ in e)
+    return collections.Counter(code for (_, e, _), _ in compared.values() for _, code, _ in e)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -332,6 +339,7 @@ def test_bundled_corpus_equals_a_second_replay(variant):
     assert len(compared) >= 300, (len(compared), left_out)
     codes = codes_expected(compared)
     assert all(codes[c] > 0 for c in VERDICT_CODES), codes
+    assert sum(e[2] is not None for e, _ in compared.values()) > 0  # Japanese rule 12
     assert_agree(compared)
     assert len(counted) >= 100, (len(counted), left_out)
     assert_agree(counted)
