@@ -20,13 +20,18 @@ them ("Repetition rules, precisely"), not from sgfaudit's output:
   `ko` (R404), any other `superko` (R405);
 - Japanese rule 12: the first placement legal under Japanese rules that
   recreates any earlier board marks a possible no result
-  (`japanese_no_result_move`).
+  (`japanese_no_result_move`);
+- with `same_colour="wrong-turn"`, a move by the colour that made the move
+  before is a wrong turn (R406) under all three rulesets and is played, but
+  for handicap stones given as moves (HA N >= 2, no black setup, the first N
+  moves Black's placements).
 
 Both must also read the same main line: the number of moves, passes included.
 The records compared are those with one game that both read, one move a node,
-and colours that alternate: how a colour moving twice is read (handicap,
-omitted pass, wrong turn) depends on who wrote the record, not on the board.
-Off-board points (R402) are out of scope: sgfmill refuses them.
+and, but with `same_colour="wrong-turn"`, colours that alternate: by default
+how a colour moving twice is read (omitted pass or wrong turn) depends on who
+wrote the record, not on the board. Off-board points (R402) are out of scope:
+sgfmill refuses them.
 
 The records the audit counts with their TB/TW markup are counted again, each
 margin Black's minus White's with KM as written taken off. The dead stones are
@@ -59,11 +64,12 @@ from sgfmill import boards, sgf_properties  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "corpus"
-VERDICT_CODES = ("R401", "R403", "R404", "R405")
+VERDICT_CODES = ("R401", "R403", "R404", "R405", "R406")
 VARIANTS = {
     "defaults": {},
     "aga_superko=situational": {"aga_superko": "situational"},
     "swedish_suicide=forbid": {"swedish_suicide": "forbid"},
+    "same_colour=wrong-turn": {"same_colour": "wrong-turn"},
 }
 
 
@@ -90,7 +96,7 @@ def neighbours(board, point):
     return [(r, c) for r, c in around if 0 <= r < board.side and 0 <= c < board.side]
 
 
-def record_steps(game):
+def record_steps(game, wrong_turns=False):
     """The board after the root's setup, and the main line's moves and later setups."""
     size = game.get_size()
     board = boards.Board(size)
@@ -121,7 +127,7 @@ def record_steps(game):
             raise OutOfScope("a move sgfmill cannot read") from None
         steps.append((colour, point))
     colours = [colour for colour, _ in steps if colour != "setup"]
-    if any(a == b for a, b in zip(colours, colours[1:])):
+    if not wrong_turns and any(a == b for a, b in zip(colours, colours[1:])):
         raise OutOfScope("a colour moves twice")
     return board, steps, colours
 
@@ -138,9 +144,16 @@ class Replay:
     setup_in_game: bool = False
 
 
-def replay(game, situational=False, swedish_suicide=True):
+def replay(game, situational=False, swedish_suicide=True, wrong_turns=False):
     """Replays the main line, judging every placement."""
-    board, steps, colours = record_steps(game)
+    board, steps, colours = record_steps(game, wrong_turns)
+    handicap = game.get_handicap() or 0
+    prefix = 0
+    if handicap >= 2 and len(colours) >= handicap and not game.get_root().get_setup_stones()[0]:
+        moves_only = [(c, p) for c, p in steps if c != "setup"]
+        if all(c == "b" and p is not None for c, p in moves_only[:handicap]):
+            prefix = handicap  # handicap stones given as moves (A501)
+    previous = None
     out = Replay(board=board)
     if not colours:
         return out
@@ -163,6 +176,9 @@ def replay(game, situational=False, swedish_suicide=True):
             stones = {c: stone_count(board, c) for c in "bw"}
             continue
         move += 1
+        if wrong_turns and colour == previous and move > prefix:
+            out.verdicts.append((move, "R406", ("aga", "japanese", "swedish")))
+        previous = colour
         out.last_colour = colour
         opponent = "w" if colour == "b" else "b"
         if point is None:
@@ -301,6 +317,7 @@ def compare(directory, options):
                 game,
                 situational=options.get("aga_superko") == "situational",
                 swedish_suicide=options.get("swedish_suicide") != "forbid",
+                wrong_turns=options.get("same_colour") == "wrong-turn",
             )
         except OutOfScope as why:
             left_out[str(why)] += 1
@@ -334,23 +351,26 @@ def codes_expected(compared):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_bundled_corpus_equals_a_second_replay(variant):
-    compared, counted, left_out = compare(ROOT / "corpus", VARIANTS[variant])
+    options = VARIANTS[variant]
+    compared, counted, left_out = compare(ROOT / "corpus", options)
     # Enough real and hand-made records to mean something, each verdict among them.
     assert len(compared) >= 300, (len(compared), left_out)
     codes = codes_expected(compared)
-    assert all(codes[c] > 0 for c in VERDICT_CODES), codes
+    judged = VERDICT_CODES if "same_colour" in options else VERDICT_CODES[:-1]
+    assert all(codes[c] > 0 for c in judged), codes
     assert sum(e[2] is not None for e, _ in compared.values()) > 0  # Japanese rule 12
     assert_agree(compared)
     assert len(counted) >= 100, (len(counted), left_out)
     assert_agree(counted)
 
 
+@pytest.mark.parametrize("variant", ["defaults", "same_colour=wrong-turn"])
 @pytest.mark.parametrize("name", ["real", "kgs-scored"])
-def test_shared_corpora_equal_a_second_replay(name):
+def test_shared_corpora_equal_a_second_replay(name, variant):
     directory = SHARED / name
     if not directory.is_dir():
         pytest.skip(f"{directory} is absent (a development corpus beside the project)")
-    compared, counted, left_out = compare(directory, {})
+    compared, counted, left_out = compare(directory, VARIANTS[variant])
     # Most records are in scope: real leaves out about 2% (a colour moving twice, mostly).
     in_scope = sum(n for why, n in left_out.items() if why.startswith("not counted again"))
     assert len(compared) >= 0.9 * (len(compared) + sum(left_out.values()) - in_scope), left_out
