@@ -265,11 +265,11 @@ def margins(game, replayed, row):
     marked = {c: set(last.get(c)) if last.has_property(c) else set() for c in ("TB", "TW")}
     for colour, points, liberties in list(chains(board)):
         opponent = "w" if colour == "b" else "b"
-        opponents = marked["TB" if opponent == "b" else "TW"]
-        if any(p in opponents for p in points) or (liberties and liberties <= opponents):
+        theirs = marked["TB" if opponent == "b" else "TW"]  # the opponent's marked points
+        if any(p in theirs for p in points) or (liberties and liberties <= theirs):
             prisoners[opponent] += len(points)
-            for row_, col in points:
-                board.board[row_][col] = None
+            for r, c in points:
+                board.board[r][c] = None
     area = board.area_score()
     territory = area - (stone_count(board, "b") - stone_count(board, "w"))
     captures = prisoners["b"] - prisoners["w"]
