@@ -96,6 +96,17 @@ def neighbours(board, point):
     return [(r, c) for r, c in around if 0 <= r < board.side and 0 <= c < board.side]
 
 
+def handicap_stones(game):
+    """HA as written: sgfmill's own reading refuses HA[1], which gives no stones."""
+    root = game.get_root()
+    if not root.has_property("HA"):
+        return 0
+    try:
+        return int(root.get_raw("HA"))
+    except ValueError:
+        raise OutOfScope("an HA that is not a number") from None
+
+
 def record_steps(game, wrong_turns=False):
     """The board after the root's setup, and the main line's moves and later setups."""
     size = game.get_size()
@@ -106,11 +117,10 @@ def record_steps(game, wrong_turns=False):
         raise OutOfScope("the setup leaves stones without liberties")
     steps = []
     for index, node in enumerate(nodes):
-        has_move = node.has_property("B") or node.has_property("W")
-        if node.has_property("B") and node.has_property("W"):
+        moves_here = sum(len(node.get_raw_list(c)) for c in "BW" if node.has_property(c))
+        if moves_here > 1:
             raise OutOfScope("a node holds two moves")
-        if any(node.has_property(c) and len(node.get_raw_list(c)) > 1 for c in "BW"):
-            raise OutOfScope("a node holds two moves")
+        has_move = moves_here == 1
         if index > 0 and node.has_setup_stones():
             if has_move:
                 raise OutOfScope("a node holds a move and setup")
@@ -147,7 +157,7 @@ class Replay:
 def replay(game, situational=False, swedish_suicide=True, wrong_turns=False):
     """Replays the main line, judging every placement."""
     board, steps, colours = record_steps(game, wrong_turns)
-    handicap = game.get_handicap() or 0
+    handicap = handicap_stones(game) if wrong_turns else 0
     prefix = 0
     if handicap >= 2 and len(colours) >= handicap and not game.get_root().get_setup_stones()[0]:
         moves_only = [(c, p) for c, p in steps if c != "setup"]
@@ -275,7 +285,7 @@ def margins(game, replayed, row):
     captures = prisoners["b"] - prisoners["w"]
     pass_stones = replayed.passes["w"] - replayed.passes["b"]  # a pass hands over a stone
     white_moves_last = 1 if replayed.last_colour == "b" else 0  # AGA rule 11
-    handicap = game.get_handicap() or 0
+    handicap = handicap_stones(game)
     compensation = handicap if handicap >= 2 else 0
     expected = {
         "chinese": area - komi - compensation,
@@ -372,8 +382,10 @@ def test_shared_corpora_equal_a_second_replay(name, variant):
         pytest.skip(f"{directory} is absent (a development corpus beside the project)")
     compared, counted, left_out = compare(directory, VARIANTS[variant])
     # Most records are in scope: real leaves out about 2% (a colour moving twice, mostly).
-    in_scope = sum(n for why, n in left_out.items() if why.startswith("not counted again"))
-    assert len(compared) >= 0.9 * (len(compared) + sum(left_out.values()) - in_scope), left_out
+    # Records "not counted again" are compared all the same: not in the total twice.
+    still_compared = sum(n for why, n in left_out.items() if why.startswith("not counted again"))
+    total = len(compared) + sum(left_out.values()) - still_compared
+    assert len(compared) >= 0.9 * total, left_out
     assert_agree(compared)
     # Every kgs-scored record ends with the server's markup.
     assert len(counted) >= (400 if name == "kgs-scored" else 100), (len(counted), left_out)
