@@ -1,7 +1,8 @@
 //! Architecture invariants, kept by reading the source (as rust-analyzer's
 //! tidy tests keep its own): the pure stages import no I/O, no serialization
 //! and no outer stage; the library never reaches for the command line; no
-//! two source files import each other in a loop.
+//! two source files import each other in a loop; ARCHITECTURE.md's code map
+//! and docs/FUZZING.md name every source file and every fuzz target.
 
 mod common;
 
@@ -122,6 +123,35 @@ fn the_code_map_names_every_module() {
                 });
             assert!(named, "ARCHITECTURE.md's code map does not name {rel}");
         }
+    }
+}
+
+/// docs/FUZZING.md's table of targets has a row for every target
+/// `fuzz/Cargo.toml` declares, so a target added to the fuzz crate is
+/// described where its commands are.
+#[test]
+fn the_fuzzing_page_describes_every_fuzz_target() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("fuzz/Cargo.toml")).unwrap();
+    let page = std::fs::read_to_string(root.join("docs/FUZZING.md")).unwrap();
+    let mut targets = Vec::new();
+    let mut in_bin = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_bin = line == "[[bin]]";
+        } else if let Some(name) = line.strip_prefix("name = ").filter(|_| in_bin) {
+            targets.push(name.trim_matches('"').to_string());
+        }
+    }
+    assert!(
+        targets.len() >= 6,
+        "fuzz/Cargo.toml's targets were not read: {targets:?}"
+    );
+    for t in &targets {
+        assert!(
+            page.lines().any(|l| l.starts_with(&format!("| `{t}` |"))),
+            "docs/FUZZING.md's table has no row for the fuzz target {t}"
+        );
     }
 }
 
