@@ -143,7 +143,7 @@ fn win_by(rest: &str) -> WinBy {
     match lower.as_str() {
         "" => WinBy::UnknownMargin,
         "r" | "resign" | "res" | "resignation" => WinBy::Resignation,
-        "t" | "time" => WinBy::Time,
+        "t" | "time" | "timeout" | "time out" | "time-out" | "time over" => WinBy::Time,
         "f" | "forfeit" => WinBy::Forfeit,
         "j" | "judgment" | "judgement" => WinBy::Judgment,
         _ => {
@@ -164,8 +164,24 @@ fn win_by(rest: &str) -> WinBy {
     }
 }
 
+/// The colour of a sentence that says only who resigned (`White resigns.`,
+/// `black resigned`, as NNGS records write it); text after it (a count
+/// beside the resignation) leaves the result unread.
+fn resigns(lower: &str) -> Option<Color> {
+    let sentence = lower.strip_suffix('.').unwrap_or(lower);
+    let (who, verb) = sentence.split_once(' ')?;
+    if verb != "resigns" && verb != "resigned" {
+        return None;
+    }
+    match who {
+        "black" => Some(Color::Black),
+        "white" => Some(Color::White),
+        _ => None,
+    }
+}
+
 /// Parses `RE` in the forms real archives use: `B+R`, `W+Resign`, `B+T`, `W+F`,
-/// `B+3.5`, `W+2.50`, `B+`, `0`, `Draw`, `Jigo`, `Void`, `?`, and Chinese,
+/// `B+3.5`, `W+2.50`, `B+`, `0`, `Draw`, `Jigo`, `Void`, `?`, `White resigns.`, and Chinese,
 /// Japanese and Korean forms (`黑中盘胜`, `白胜3/4子`, `黒3目半勝`, `백 1.5집승`).
 pub fn parse_result(re: &str) -> Recorded {
     let t = re.trim();
@@ -185,6 +201,12 @@ pub fn parse_result(re: &str) -> Recorded {
     }
     if t.contains("无胜负") || t.contains("無勝負") {
         return Recorded::Void;
+    }
+    if let Some(loser) = resigns(&lower) {
+        return Recorded::Win {
+            winner: loser.opponent(),
+            by: WinBy::Resignation,
+        };
     }
     let mut chars = t.chars();
     let first = chars.next();
@@ -434,6 +456,34 @@ mod tests {
             parse_result("Black resigns. W 133.5 B 81.0"),
             Recorded::Unknown
         );
+        // NNGS's sentences: the other colour wins by resignation.
+        assert_eq!(
+            parse_result("White resigns."),
+            Recorded::Win {
+                winner: Color::Black,
+                by: WinBy::Resignation
+            }
+        );
+        assert_eq!(
+            parse_result("black resigned"),
+            Recorded::Win {
+                winner: Color::White,
+                by: WinBy::Resignation
+            }
+        );
+        assert_eq!(parse_result("White resigns the game"), Recorded::Unknown);
+        for re in ["W+Time Over", "B+timeout", "W+time-out"] {
+            assert!(
+                matches!(
+                    parse_result(re),
+                    Recorded::Win {
+                        by: WinBy::Time,
+                        ..
+                    }
+                ),
+                "{re}"
+            );
+        }
         assert!(matches!(
             parse_result("B+"),
             Recorded::Win {
