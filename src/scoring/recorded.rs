@@ -144,7 +144,12 @@ fn win_by(rest: &str) -> WinBy {
         "" => WinBy::UnknownMargin,
         "r" | "resign" | "res" | "resignation" => WinBy::Resignation,
         "t" | "time" | "timeout" | "time out" | "time-out" | "time over" => WinBy::Time,
-        "f" | "forfeit" => WinBy::Forfeit,
+        // A loss by breaking a rule is a forfeit: an illegal move (CGOS writes
+        // `B+Illegal`), a violation (`B+V`, "wins by violation", as the UEC Cup
+        // writes it) or a forbidden repetition.
+        "f" | "forfeit" | "v" | "violation" | "illegal" | "illegal move" | "repetition" => {
+            WinBy::Forfeit
+        }
         "j" | "judgment" | "judgement" => WinBy::Judgment,
         _ => {
             if r.contains("中盘") || r.contains("中押") || r.contains("불계") {
@@ -491,8 +496,20 @@ mod tests {
                 ..
             }
         ));
+        for re in ["B+Illegal", "W+V", "W+Repetition"] {
+            assert!(
+                matches!(
+                    parse_result(re),
+                    Recorded::Win {
+                        by: WinBy::Forfeit,
+                        ..
+                    }
+                ),
+                "{re}"
+            );
+        }
         assert!(matches!(
-            parse_result("B+Illegal"),
+            parse_result("W+AW"),
             Recorded::Win {
                 by: WinBy::Other,
                 ..
