@@ -15,13 +15,14 @@ pub enum WinBy {
     UnknownMargin,
     Resignation,
     Time,
+    /// `B+F`, and a loss by breaking a rule (`B+Illegal`, `B+V`, `W+Repetition`).
     Forfeit,
     /// A referee's decision (`B+J`, as the UEC Cup records write it).
     Judgment,
     /// A margin that is no number of points a board could give (`W+NaN`,
     /// `B+-3`, `W+1e-400`, `B+inf`): unusable, never checked.
     Malformed,
-    /// Another reason (`B+Illegal`, `W+AW`, ...).
+    /// Another reason (`W+AW`, ...).
     Other,
 }
 
