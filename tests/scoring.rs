@@ -408,6 +408,16 @@ fn komi_written_times_a_hundred_is_read_in_points() {
     }
 }
 
+/// The moves of a 9x9 game: Black's wall on column E and White's on F.
+fn walls_on_e_and_f() -> String {
+    (0..9u8)
+        .map(|y| {
+            let row = char::from(b'a' + y);
+            format!(";B[e{row}];W[f{row}]")
+        })
+        .collect()
+}
+
 /// A margin in stones written without 子: a quarter left over says stones
 /// (two points each), since no margin in points has one. Hand count of the
 /// 9x9 below: Black's wall on column E and White's on F, then two passes;
@@ -415,12 +425,7 @@ fn komi_written_times_a_hundred_is_read_in_points() {
 /// counting gives B+9 - 7.5 = B+1.5: 3/4 of a stone.
 #[test]
 fn a_margin_with_a_quarter_left_over_is_read_in_stones() {
-    let moves: String = (0..9u8)
-        .map(|y| {
-            let row = char::from(b'a' + y);
-            format!(";B[e{row}];W[f{row}]")
-        })
-        .collect();
+    let moves = walls_on_e_and_f();
     for (re, matches) in [
         ("B+3/4", true),
         ("B+0.75", true),
@@ -438,6 +443,36 @@ fn a_margin_with_a_quarter_left_over_is_read_in_stones() {
             .expect("a result check");
         assert_eq!(check.computed.as_deref(), Some("B+1.5"), "RE[{re}]");
         assert_eq!(check.matches, matches, "RE[{re}]");
+    }
+}
+
+/// KM written in words, as MultiGo writes it in Chinese records
+/// (`KM[3又3/4子]`: 3 3/4 stones of two points, 7.5 points). Hand count of
+/// the 9x9 below (as above): Black's area 45, White's 36, so Chinese
+/// counting gives B+9 less the komi: B+3.5 with 2 3/4 stones (5.5 points),
+/// which RE writes as 1 3/4 stones. Unread, KM would leave the Chinese
+/// komi of 7.5, B+1.5, and RE unmatched.
+#[test]
+fn a_komi_written_in_stones_or_words_is_read() {
+    let moves = walls_on_e_and_f();
+    for (km, komi, computed) in [
+        ("2又3/4子", 5.5, "B+3.5"),
+        ("5目半", 5.5, "B+3.5"),
+        ("5 1/2", 5.5, "B+3.5"),
+        ("3又3/4子", 7.5, "B+1.5"),
+        ("-2又3/4子", -5.5, "B+14.5"),
+    ] {
+        let r = common::audit_text(&format!(
+            "(;GM[1]FF[4]SZ[9]RU[Chinese]KM[{km}]RE[黑胜1又3/4子]{moves};B[];W[])"
+        ));
+        let game = &r.games[0];
+        assert_eq!(game.komi, Some(komi), "KM[{km}]");
+        let check = scored(game)
+            .and_then(|s| s.result_check.as_ref())
+            .expect("a result check");
+        assert_eq!(check.computed.as_deref(), Some(computed), "KM[{km}]");
+        assert_eq!(check.matches, computed == "B+3.5", "KM[{km}]");
+        assert!(!common::codes(&r).contains(&"P306"), "KM[{km}]");
     }
 }
 

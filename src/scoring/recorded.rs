@@ -1,9 +1,10 @@
-//! Reading the recorded result (`RE`) and rules (`RU`) of real archives.
+//! Reading the recorded result (`RE`) and rules (`RU`) of real archives, and
+//! a komi (`KM`) written in RE's words.
 //! Plain strings in, typed values out; no SGF syntax here.
 
 use super::katago::{KataGoRules, KoRule, Scoring};
 use crate::core::board::Color;
-use crate::core::game::in_stones;
+use crate::core::game::{in_stones, KomiReading};
 use crate::core::rules::{Binding, DeclaredSuicide, Ruleset, RulesetSet};
 
 /// How a recorded win was obtained.
@@ -71,6 +72,25 @@ fn number(s: &str) -> Option<f64> {
     // points): a quarter left over (`B+3/4`, `W+1.75`, `B+2 3/4`) is a
     // margin in stones written without 子, as KM[375] is a komi in stones.
     Some(if in_stones(v) { v * 2.0 } else { v })
+}
+
+/// A KM written as RE's margins are, as MultiGo writes it in Chinese records
+/// (`KM[3又3/4子]`), or `KM[6目半]`, `KM[5 1/2]`: the number to read as KM's.
+/// A komi in stones (子) is given in points, so it is read as written; one
+/// without a unit goes on to be read as any KM is (a quarter left over says
+/// stones). `None` for text that is no such number.
+pub fn komi_in_words(s: &str) -> Option<f64> {
+    let s = s.trim();
+    let (sign, s) = s.strip_prefix('-').map_or((1.0, s), |r| (-1.0, r));
+    let v = match s.strip_suffix('子') {
+        // Points that a further reading would take for stones or for a KM
+        // written x100 are no komi in stones.
+        Some(stones) => points(stones)
+            .map(|v| v * 2.0)
+            .filter(|&v| KomiReading::rescale(v).is_none())?,
+        None => points(s)?,
+    };
+    Some(sign * v)
 }
 
 fn points(s: &str) -> Option<f64> {
@@ -562,6 +582,25 @@ mod tests {
                 by: WinBy::Resignation
             }
         ));
+    }
+
+    #[test]
+    fn komi_in_words() {
+        // 3 3/4 stones of two points: the Chinese komi of 7.5 points.
+        assert_eq!(super::komi_in_words("3又3/4子"), Some(7.5));
+        assert_eq!(super::komi_in_words("2又3/4子"), Some(5.5));
+        assert_eq!(super::komi_in_words("-3又3/4子"), Some(-7.5));
+        assert_eq!(super::komi_in_words("6目半"), Some(6.5));
+        assert_eq!(super::komi_in_words("7.5目"), Some(7.5));
+        assert_eq!(super::komi_in_words("5 1/2"), Some(5.5));
+        // Without 子 the number is KM's as written: 3.75 is then read as
+        // stones, as KM[3.75] is.
+        assert_eq!(super::komi_in_words("3又3/4"), Some(3.75));
+        // 50 stones would be read again as a KM written x100.
+        assert_eq!(super::komi_in_words("50子"), None);
+        for text in ["six", "", "子", "1/0", "--5", "NaN目", "3又子"] {
+            assert_eq!(super::komi_in_words(text), None, "{text}");
+        }
     }
 
     #[test]

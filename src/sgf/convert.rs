@@ -11,6 +11,7 @@ use sgf_parse::{SgfNode, SgfProp};
 use crate::core::board::{BoardSize, Color, Point};
 use crate::core::findings::{CappedFindings, Code, Finding};
 use crate::core::game::{Event, GameInfo, GameRecord, KomiReading, Markup, MoveKind};
+use crate::scoring::recorded::komi_in_words;
 
 /// Names in the game info that mark a record written by a server or program.
 const MACHINE_MARKS: &[&str] = &[
@@ -159,9 +160,13 @@ fn read_root(root: &SgfNode<Prop>) -> RootInfo {
             ),
             Prop::Invalid(id, v) if id == "KM" => {
                 let raw = v.first().map(String::as_str).unwrap_or("");
-                match raw.trim().replace(',', ".").parse::<f64>() {
-                    Ok(k) if k.is_finite() => r.komi = Some(k),
-                    _ => r.findings.push(
+                let number = raw.trim().replace(',', ".").parse::<f64>().ok();
+                match number
+                    .filter(|k| k.is_finite())
+                    .or_else(|| komi_in_words(raw))
+                {
+                    Some(k) => r.komi = Some(k),
+                    None => r.findings.push(
                         Finding::new(
                             Code::BadPropertyValue,
                             format!("KM[{raw}] is not a number; ignored"),
