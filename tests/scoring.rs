@@ -3,8 +3,8 @@
 mod common;
 
 use common::{root, sgf_files};
-use sgfaudit::audit::AuditOptions;
-use sgfaudit::scoring::{DeadSource, NotScored, ReadingKind, Scored, Scoring};
+use sgfaudit::audit::{AuditOptions, FileReport};
+use sgfaudit::scoring::{DeadSource, NotScored, ReadingKind, ResultCheck, Scored, Scoring};
 
 /// The common reading a record's RE follows, when the rules' count misses it.
 fn reading(r: &sgfaudit::audit::FileReport) -> Option<ReadingKind> {
@@ -408,24 +408,32 @@ fn komi_written_times_a_hundred_is_read_in_points() {
     }
 }
 
-/// The moves of a 9x9 game: Black's wall on column E and White's on F.
-fn walls_on_e_and_f() -> String {
-    (0..9u8)
+/// A 9x9 game with the root properties `root`: Black's wall on column E and
+/// White's on F, then two passes.
+fn walls_on_e_and_f(root: &str) -> FileReport {
+    let moves: String = (0..9u8)
         .map(|y| {
             let row = char::from(b'a' + y);
             format!(";B[e{row}];W[f{row}]")
         })
-        .collect()
+        .collect();
+    common::audit_text(&format!("(;GM[1]FF[4]SZ[9]{root}{moves};B[];W[])"))
+}
+
+/// The result check of a report's first game.
+fn result_check(r: &FileReport) -> &ResultCheck {
+    scored(&r.games[0])
+        .and_then(|s| s.result_check.as_ref())
+        .expect("a result check")
 }
 
 /// A margin in stones written without 子: a quarter left over says stones
-/// (two points each), since no margin in points has one. Hand count of the
-/// 9x9 below: Black's wall on column E and White's on F, then two passes;
-/// Black's area is columns A-E (45 points), White's F-J (36), so Chinese
+/// (two points each), since no margin in points has one. Hand count of
+/// `walls_on_e_and_f`: Black's wall on column E and White's on F, then two
+/// passes; Black's area is columns A-E (45 points), White's F-J (36), so Chinese
 /// counting gives B+9 - 7.5 = B+1.5: 3/4 of a stone.
 #[test]
 fn a_margin_with_a_quarter_left_over_is_read_in_stones() {
-    let moves = walls_on_e_and_f();
     for (re, matches) in [
         ("B+3/4", true),
         ("B+0.75", true),
@@ -435,12 +443,8 @@ fn a_margin_with_a_quarter_left_over_is_read_in_stones() {
         // A decimal comma, as KM[6,5] is read.
         ("B+1,5", true),
     ] {
-        let r = common::audit_text(&format!(
-            "(;GM[1]FF[4]SZ[9]RU[Chinese]KM[7.5]RE[{re}]{moves};B[];W[])"
-        ));
-        let check = scored(&r.games[0])
-            .and_then(|s| s.result_check.as_ref())
-            .expect("a result check");
+        let r = walls_on_e_and_f(&format!("RU[Chinese]KM[7.5]RE[{re}]"));
+        let check = result_check(&r);
         assert_eq!(check.computed.as_deref(), Some("B+1.5"), "RE[{re}]");
         assert_eq!(check.matches, matches, "RE[{re}]");
     }
@@ -448,13 +452,12 @@ fn a_margin_with_a_quarter_left_over_is_read_in_stones() {
 
 /// KM written in words, as MultiGo writes it in Chinese records
 /// (`KM[3又3/4子]`: 3 3/4 stones of two points, 7.5 points). Hand count of
-/// the 9x9 below (as above): Black's area 45, White's 36, so Chinese
+/// `walls_on_e_and_f` (as above): Black's area 45, White's 36, so Chinese
 /// counting gives B+9 less the komi: B+3.5 with 2 3/4 stones (5.5 points),
 /// which RE writes as 1 3/4 stones. Unread, KM would leave the Chinese
 /// komi of 7.5, B+1.5, and RE unmatched.
 #[test]
 fn a_komi_written_in_stones_or_words_is_read() {
-    let moves = walls_on_e_and_f();
     for (km, komi, computed) in [
         ("2又3/4子", 5.5, "B+3.5"),
         ("5目半", 5.5, "B+3.5"),
@@ -462,17 +465,36 @@ fn a_komi_written_in_stones_or_words_is_read() {
         ("3又3/4子", 7.5, "B+1.5"),
         ("-2又3/4子", -5.5, "B+14.5"),
     ] {
-        let r = common::audit_text(&format!(
-            "(;GM[1]FF[4]SZ[9]RU[Chinese]KM[{km}]RE[黑胜1又3/4子]{moves};B[];W[])"
-        ));
-        let game = &r.games[0];
-        assert_eq!(game.komi, Some(komi), "KM[{km}]");
-        let check = scored(game)
-            .and_then(|s| s.result_check.as_ref())
-            .expect("a result check");
+        let r = walls_on_e_and_f(&format!("RU[Chinese]KM[{km}]RE[黑胜1又3/4子]"));
+        assert_eq!(r.games[0].komi, Some(komi), "KM[{km}]");
+        let check = result_check(&r);
         assert_eq!(check.computed.as_deref(), Some(computed), "KM[{km}]");
         assert_eq!(check.matches, computed == "B+3.5", "KM[{km}]");
         assert!(!common::codes(&r).contains(&"P306"), "KM[{km}]");
+    }
+}
+
+/// RE in Japanese and Korean words, numerals and full-width digits
+/// included. Hand count of `walls_on_e_and_f` under Japanese rules: Black's
+/// territory is columns A-D (36 points), White's G-J (27), no prisoners,
+/// so with komi 6.5 Black wins by 2.5: "two and a half points".
+#[test]
+fn a_result_written_in_numerals_is_read() {
+    for (re, matches) in [
+        ("黒二目半勝", true),
+        ("黒両目半勝ち", true),
+        ("黒２目半勝", true),
+        ("흑 2집반승", true),
+        ("黑胜二目半", true),
+        ("黒半目勝", false),
+        ("白二目半勝", false),
+    ] {
+        let r = walls_on_e_and_f(&format!("RU[Japanese]KM[6.5]RE[{re}]"));
+        let check = result_check(&r);
+        assert_eq!(check.computed.as_deref(), Some("B+2.5"), "RE[{re}]");
+        assert_eq!(check.matches, matches, "RE[{re}]");
+        // A count read from RE is checked: a mismatch says so.
+        assert_eq!(common::codes(&r).contains(&"C601"), !matches, "RE[{re}]");
     }
 }
 

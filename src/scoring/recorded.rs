@@ -103,14 +103,27 @@ fn points(s: &str) -> Option<f64> {
     } else {
         s
     };
-    // Asian forms: "3目半" (3.5 points), "1又1/4子", "3.5目"; a whole number
-    // and a fraction, "2 3/4", as "2又3/4".
-    let s = s.trim_end_matches(['목', '집', '점']);
+    // Korean writes a point 집 and a half 반 (`1집반` is 1.5, `반집` 0.5):
+    // read as the Japanese 目 and 半.
+    let korean;
+    let s = if s.contains(['집', '반']) {
+        korean = s.replace('집', "目").replace('반', "半");
+        korean.as_str()
+    } else {
+        s
+    };
+    // Asian forms: "3目半" (3.5 points), "半目" (0.5), "1又1/4子", "3.5目",
+    // "四分之三" (3/4); a whole number and a fraction, "2 3/4", as "2又3/4".
+    let s = s.trim_end_matches(['목', '점']).trim();
     let s = s.strip_suffix('目').unwrap_or(s);
     if let Some(rest) = s
         .strip_suffix('半')
         .map(|r| r.strip_suffix('目').unwrap_or(r))
     {
+        // Half a point alone: `半目`.
+        if rest.is_empty() {
+            return Some(0.5);
+        }
         return plain_margin(rest).map(|v| v + 0.5);
     }
     let mixed = s.split_once('又').or_else(|| {
@@ -118,26 +131,53 @@ fn points(s: &str) -> Option<f64> {
             .filter(|(_, f)| f.contains('/'))
     });
     if let Some((whole, frac)) = mixed {
-        let w = plain_margin(whole)?;
-        let (n, d) = frac.split_once('/')?;
-        let (n, d) = (plain_margin(n)?, plain_margin(d)?);
-        return (d != 0.0).then(|| w + n / d);
+        return Some(plain_margin(whole)? + fraction(frac)?);
     }
-    if let Some((n, d)) = s.split_once('/') {
-        let (n, d) = (plain_margin(n)?, plain_margin(d)?);
-        return (d != 0.0).then(|| n / d);
-    }
-    plain_margin(s)
+    fraction(s).or_else(|| plain_margin(s))
+}
+
+/// `3/4`, or the Chinese `四分之三` (three of four parts); `None` for a
+/// zero denominator or text that is no fraction.
+fn fraction(s: &str) -> Option<f64> {
+    let (n, d) = match s.split_once("分之") {
+        Some((d, n)) => (n, d),
+        None => s.split_once('/')?,
+    };
+    let (n, d) = (plain_margin(n)?, plain_margin(d)?);
+    (d != 0.0).then(|| n / d)
 }
 
 /// The largest margin any board gives (52 x 52 points).
 const MAX_MARGIN: f64 = 2704.0;
 
 /// A margin written as plain digits with at most one decimal point, no larger
-/// than any board gives: `3.5`, `12`, `0.50`. Exponents, signs, `NaN` and
-/// `inf` are no margin.
+/// than any board gives: `3.5`, `12`, `0.50`, also in full-width digits
+/// (`１．５`) or numerals (`十二`). Exponents, signs, `NaN` and `inf` are no
+/// margin.
 fn plain_margin(s: &str) -> Option<f64> {
     let s = s.trim();
+    if let Some(v) = cjk_numeral(s) {
+        return Some(v);
+    }
+    // Full-width digits and point (`１．５`), as Japanese text writes them:
+    // each is its ASCII character moved up by U+FEE0.
+    let full_width = |c: char| ('０'..='９').contains(&c) || c == '．';
+    let half_width;
+    let s = if s.contains(full_width) {
+        half_width = s
+            .chars()
+            .map(|c| {
+                if full_width(c) {
+                    char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c)
+                } else {
+                    c
+                }
+            })
+            .collect::<String>();
+        half_width.as_str()
+    } else {
+        s
+    };
     let plain = !s.is_empty()
         && s.chars().all(|c| c.is_ascii_digit() || c == '.')
         && s.chars().filter(|&c| c == '.').count() <= 1
@@ -146,6 +186,50 @@ fn plain_margin(s: &str) -> Option<f64> {
         .then(|| s.parse::<f64>().ok())
         .flatten()
         .filter(|v| v.is_finite() && *v <= MAX_MARGIN)
+}
+
+/// A whole number in Chinese or Japanese numerals, as margins are written
+/// (`両目半` 2.5, `十一目` 11, `二十目半` 20.5, `百二目` 102): digits, each
+/// before at most one 十 or 百, largest first. `None` for other text,
+/// plain digits included.
+fn cjk_numeral(s: &str) -> Option<f64> {
+    let digit = |c: char| {
+        Some(match c {
+            '〇' | '零' => 0,
+            '一' => 1,
+            '二' | '両' | '两' => 2,
+            '三' => 3,
+            '四' => 4,
+            '五' => 5,
+            '六' => 6,
+            '七' => 7,
+            '八' => 8,
+            '九' => 9,
+            _ => return None,
+        })
+    };
+    let (mut total, mut pending, mut last_unit) = (0u32, None::<u32>, u32::MAX);
+    for c in s.chars() {
+        if let Some(d) = digit(c) {
+            if pending.is_some() {
+                return None;
+            }
+            pending = Some(d);
+            continue;
+        }
+        let unit = match c {
+            '十' => 10,
+            '百' => 100,
+            _ => return None,
+        };
+        if unit >= last_unit {
+            return None;
+        }
+        total += pending.take().unwrap_or(1) * unit;
+        last_unit = unit;
+    }
+    let any = !s.is_empty();
+    any.then(|| f64::from(total + pending.unwrap_or(0)))
 }
 
 /// Text that tries to be a number (one word) but is none `plain_margin`
@@ -177,6 +261,9 @@ fn win_by(rest: &str) -> WinBy {
                 WinBy::Resignation
             } else if r.contains("超时") || r.contains("時間") || r.contains("시간") {
                 WinBy::Time
+            } else if r.contains("犯规") || r.contains("反則") || r.contains("반칙") {
+                // A win by the opponent's foul.
+                WinBy::Forfeit
             } else {
                 // A win "by 0" names a winner but no margin (Fox writes `W+0.0`).
                 match number(r) {
@@ -208,7 +295,7 @@ fn resigns(lower: &str) -> Option<Color> {
 
 /// Parses `RE` in the forms real archives use: `B+R`, `W+Resign`, `B+T`, `W+F`,
 /// `B+3.5`, `W+2.50`, `B+`, `0`, `Draw`, `Jigo`, `Void`, `?`, `White resigns.`, and Chinese,
-/// Japanese and Korean forms (`黑中盘胜`, `白胜3/4子`, `黒3目半勝`, `백 1.5집승`).
+/// Japanese and Korean forms (`黑中盘胜`, `白胜3/4子`, `黒3目半勝`, `白両目半勝`, `백 1.5집승`).
 pub fn parse_result(re: &str) -> Recorded {
     let t = re.trim();
     let lower = t.to_ascii_lowercase();
@@ -574,6 +661,43 @@ mod tests {
         assert_eq!(parse_result("W+0,5").black_margin(), Some(-0.5));
         assert_eq!(parse_result("B+1,5,5").black_margin(), None);
         assert_eq!(parse_result("黒3目半勝").black_margin(), Some(3.5));
+        // Half a point alone, numerals, full-width digits, a fraction in
+        // words (four parts, three of them), Korean 반 (a half).
+        for (re, margin) in [
+            ("黒半目勝", 0.5),
+            ("白半目勝ち", -0.5),
+            ("黑胜半目", 0.5),
+            ("白両目半勝", -2.5),
+            ("白二目半勝ち", -2.5),
+            ("黒十一目半勝", 11.5),
+            ("白二十目勝", -20.0),
+            ("黒百二目勝", 102.0),
+            ("黒１目半勝", 1.5),
+            ("白１．５目勝", -1.5),
+            ("白胜四分之三子", -1.5),
+            ("黑胜1又4分之1子", 2.5),
+            ("흑 반집승", 0.5),
+            ("백 1집반승", -1.5),
+        ] {
+            assert_eq!(parse_result(re).black_margin(), Some(margin), "{re}");
+        }
+        for re in ["黑犯规胜", "白反則勝ち", "흑 반칙승"] {
+            assert!(
+                matches!(
+                    parse_result(re),
+                    Recorded::Win {
+                        by: WinBy::Forfeit,
+                        ..
+                    }
+                ),
+                "{re}"
+            );
+        }
+        // Numerals out of order or run together are no number.
+        for re in ["黒一二目勝", "白十十目勝", "黒十百目勝", "白胜四分之零子"]
+        {
+            assert_eq!(parse_result(re).black_margin(), None, "{re}");
+        }
         assert_eq!(parse_result("백 1.5집승").black_margin(), Some(-1.5));
         assert!(matches!(
             parse_result("흑 불계승"),
