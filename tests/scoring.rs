@@ -498,6 +498,26 @@ fn a_result_written_in_numerals_is_read() {
     }
 }
 
+/// RU in Chinese or Japanese characters names the counting to check, as
+/// RU[Japanese] and RU[Chinese] do. `walls_on_e_and_f` by hand: Japanese
+/// territory 36 - 27 - 6.5 = B+2.5, Chinese area 45 - 36 - 7.5 = B+1.5.
+#[test]
+fn rules_named_in_chinese_or_japanese_characters_are_read() {
+    for (ru, declared, computed) in [
+        ("日本规则", "japanese", "B+2.5"),
+        ("日本ルール", "japanese", "B+2.5"),
+        ("中国规则", "chinese", "B+1.5"),
+        ("中國規則", "chinese", "B+1.5"),
+    ] {
+        let komi = if declared == "japanese" { 6.5 } else { 7.5 };
+        let r = walls_on_e_and_f(&format!("RU[{ru}]KM[{komi}]RE[{computed}]"));
+        let check = result_check(&r);
+        assert_eq!(check.declared_name, Some(declared), "RU[{ru}]");
+        assert_eq!(check.computed.as_deref(), Some(computed), "RU[{ru}]");
+        assert!(check.matches, "RU[{ru}]");
+    }
+}
+
 #[test]
 fn fox_writes_the_standard_komi_as_zero_in_even_games() {
     // Fox's client writes KM[0] when the server's standard komi was played: it is

@@ -417,6 +417,22 @@ fn rules_family(ru: &str) -> Option<RulesFamily> {
         l.split(|c: char| !c.is_ascii_alphanumeric())
             .any(|t| t == w)
     };
+    // Chinese, Japanese or Korean names (`日本规则`, `中國規則`, `한국`): one
+    // country's, or none when the text names more than one.
+    let named = [
+        (
+            ["日本", "韩国", "韓国", "한국"].as_slice(),
+            RulesFamily::Japanese,
+        ),
+        (["中国", "中國", "중국"].as_slice(), RulesFamily::Chinese),
+        (["应氏", "應氏"].as_slice(), RulesFamily::Ing),
+    ];
+    let mut named = named
+        .into_iter()
+        .filter(|(names, _)| names.iter().any(|n| l.contains(n)));
+    if let Some((_, family)) = named.next() {
+        return named.next().is_none().then_some(family);
+    }
     if l.starts_with("jap") || l.starts_with("kor") || l == "jp" || l == "ja" || l == "nihon kiin" {
         Some(RulesFamily::Japanese)
     } else if l.starts_with("aga") || l.contains("american") {
@@ -747,5 +763,19 @@ mod tests {
             parse_rules("Japanese/Chinese/AGA/New Zealand/Tromp/Taylor"),
             None
         );
+        for (ru, rules) in [
+            ("日本规则", Some(DeclaredRules::Japanese)),
+            ("日本ルール", Some(DeclaredRules::Japanese)),
+            ("韩国规则", Some(DeclaredRules::Japanese)),
+            ("한국 룰", Some(DeclaredRules::Japanese)),
+            ("中国规则", Some(DeclaredRules::Chinese)),
+            ("中國規則", Some(DeclaredRules::Chinese)),
+            ("应氏规则", Some(DeclaredRules::Chinese)),
+            // Two countries name no one ruleset.
+            ("中国/日本", None),
+            ("规则", None),
+        ] {
+            assert_eq!(parse_rules(ru), rules, "{ru}");
+        }
     }
 }
