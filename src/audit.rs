@@ -27,6 +27,10 @@ pub struct AuditOptions {
     /// Keep the positions a report draws ([`crate::pictures`]) for the games
     /// worth a picture (`--out`, `--html`).
     pub pictures: bool,
+    /// The encoding of a record that declares none usable (no `CA`, or one
+    /// its bytes are not valid in) and is not UTF-8, in place of the one
+    /// detected (`--charset`); `None`: detected.
+    pub charset: Option<&'static encoding_rs::Encoding>,
 }
 
 impl Default for AuditOptions {
@@ -36,6 +40,7 @@ impl Default for AuditOptions {
             scoring: ScoringOptions::default(),
             max_file_size: crate::input::DEFAULT_MAX_FILE_SIZE,
             pictures: false,
+            charset: None,
         }
     }
 }
@@ -250,13 +255,13 @@ pub struct PreparedFile {
 
 impl PreparedFile {
     /// Decodes and scans a file's bytes. Never fails.
-    pub fn new(path: String, bytes: Vec<u8>) -> PreparedFile {
-        Self::of(path, sgf::read(bytes))
+    pub fn new(path: String, bytes: Vec<u8>, opts: &AuditOptions) -> PreparedFile {
+        Self::of(path, sgf::read_in(bytes, opts.charset))
     }
 
     /// A part after the first of a file read in parts (`input::parts`).
-    pub fn continuation(path: String, bytes: Vec<u8>) -> PreparedFile {
-        Self::of(path, sgf::read_continuation(bytes))
+    pub fn continuation(path: String, bytes: Vec<u8>, opts: &AuditOptions) -> PreparedFile {
+        Self::of(path, sgf::read_continuation(bytes, opts.charset))
     }
 
     fn of(path: String, collection: sgf::Collection) -> PreparedFile {
@@ -340,7 +345,7 @@ pub fn audit_bytes(
     opts: &AuditOptions,
     replayer: &mut Replayer,
 ) -> FileReport {
-    let prepared = PreparedFile::new(path.to_string(), bytes.to_vec());
+    let prepared = PreparedFile::new(path.to_string(), bytes.to_vec(), opts);
     let games = (0..prepared.reports())
         .map(|i| prepared.audit(i, opts, replayer))
         .collect();

@@ -45,6 +45,35 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("`{s}` is not a usable size"))
 }
 
+/// The encoding `--charset` names for records that declare none usable and
+/// are not UTF-8; `None`: detected.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Charset(pub Option<&'static encoding_rs::Encoding>);
+
+/// `detect`, or a `CA` label (with the aliases records use: `latin-1`,
+/// `cp936`, `Shift_JIS`, `cp949`, ...) of an encoding that keeps ASCII as it
+/// is, as SGF's brackets and property names need.
+pub fn parse_charset(s: &str) -> Result<Charset, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("detect") {
+        return Ok(Charset(None));
+    }
+    match crate::sgf::decode::encoding_for_label(t) {
+        None => Err(format!(
+            "`{s}` names no known encoding (a CA label such as GBK, Big5, Shift_JIS, \
+             EUC-KR, windows-1251 or latin-1, or detect)"
+        )),
+        Some(e) if e == encoding_rs::UTF_16LE || e == encoding_rs::UTF_16BE => Err(format!(
+            "`{s}`: UTF-16 is told by its byte-order mark or its NUL bytes; \
+             --charset names an encoding that keeps ASCII as it is"
+        )),
+        Some(e) if e == encoding_rs::REPLACEMENT => {
+            Err(format!("`{s}` names no encoding a record can be read in"))
+        }
+        Some(e) => Ok(Charset(Some(e))),
+    }
+}
+
 /// `record`, `rules` or a number no larger than the largest board's points
 /// (a record's KM beyond its own board's is ignored likewise).
 pub fn parse_komi(s: &str) -> Result<KomiMode, String> {
@@ -242,6 +271,7 @@ impl RunOptions {
     pub const NAMES: &'static [&'static str] = &[
         "jobs",
         "max_file_size",
+        "charset",
         "select",
         "ignore",
         "severity",
@@ -270,6 +300,7 @@ impl RunOptions {
                     .map_err(|_| format!("invalid value `{value}` for jobs: not a count"))?
             }
             "max_file_size" => a.max_file_size = parse_size(value)?,
+            "charset" => a.charset = parse_charset(value)?.0,
             "select" => self.selection.select = code_prefixes(value, parse_code_prefix)?,
             "ignore" => self.selection.ignore = code_prefixes(value, parse_ignored_code_prefix)?,
             "severity" => {
@@ -427,6 +458,25 @@ mod tests {
                 globs: vec!["{a,b}.sgf".into(), "!drafts".into()],
             }
         );
+    }
+
+    /// A charset is a CA label, with the aliases records use, or `detect`;
+    /// UTF-16 and labels of no encoding are refused.
+    #[test]
+    fn a_charset_is_a_label_or_detect() {
+        let mut o = RunOptions::default();
+        assert_eq!(o.audit.charset, None);
+        o.set("charset", "cp936").unwrap();
+        assert_eq!(o.audit.charset, Some(encoding_rs::GBK));
+        o.set("charset", "MS_KANJI").unwrap();
+        assert_eq!(o.audit.charset, Some(encoding_rs::SHIFT_JIS));
+        o.set("charset", "latin-1").unwrap();
+        assert_eq!(o.audit.charset, Some(encoding_rs::WINDOWS_1252));
+        o.set("charset", "Detect").unwrap();
+        assert_eq!(o.audit.charset, None);
+        for refused in ["utf-16le", "UTF-16", "iso-2022-kr", "klingon", ""] {
+            assert!(parse_charset(refused).is_err(), "{refused}");
+        }
     }
 
     /// The largest board, 52x52, has 2,704 points: a komi beyond them could

@@ -70,13 +70,13 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn new(item: Item, limit: u64) -> Prepared {
+    fn new(item: Item, opts: &AuditOptions) -> Prepared {
         let part = item.part().copied();
-        let body = match item.read(limit) {
+        let body = match item.read(opts.max_file_size) {
             Ok(bytes) if part.is_some_and(|p| p.offset > 0) => {
-                Body::File(Box::new(PreparedFile::continuation(item.name, bytes)))
+                Body::File(Box::new(PreparedFile::continuation(item.name, bytes, opts)))
             }
-            Ok(bytes) => Body::File(Box::new(PreparedFile::new(item.name, bytes))),
+            Ok(bytes) => Body::File(Box::new(PreparedFile::new(item.name, bytes, opts))),
             Err(why) => Body::Unreadable(
                 FileInfo {
                     path: item.name,
@@ -201,7 +201,7 @@ impl ReadBatch {
     fn read(batch: Vec<Item>, opts: &AuditOptions) -> ReadBatch {
         let files: Vec<Prepared> = batch
             .into_par_iter()
-            .map(|item| Prepared::new(item, opts.max_file_size))
+            .map(|item| Prepared::new(item, opts))
             .collect();
         let mut first_game = Vec::with_capacity(files.len());
         let mut games = 0;
@@ -484,7 +484,7 @@ where
 /// Audits one input on this thread: every game of it, as a
 /// [`audit::FileReport`].
 pub fn audit_item(item: &Item, opts: &AuditOptions) -> audit::FileReport {
-    let prepared = Prepared::new(item.clone(), opts.max_file_size);
+    let prepared = Prepared::new(item.clone(), opts);
     let games = (0..prepared.reports())
         .map(|g| prepared.audit(g, opts))
         .collect();

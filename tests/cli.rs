@@ -1100,3 +1100,31 @@ fn concise_lists_every_finding_the_rows_hold() {
     }
     assert!(lines[expected.len()].starts_with("sgfaudit: "));
 }
+
+/// `--charset` reads a record that declares no encoding, and is not UTF-8,
+/// in the encoding given: `PW[\xB0\xD7]` is `白` in GB2312's table, two bytes,
+/// too few for a guess to rest on. `explain` takes the option too; a name of
+/// no encoding is a usage error.
+#[test]
+fn a_charset_given_reads_the_records_that_declare_none() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("sgfaudit-charset");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("white.sgf");
+    std::fs::write(&file, b"(;GM[1]FF[4]SZ[9]PW[\xB0\xD7];B[ee];W[cc])").unwrap();
+    let file = file.to_str().unwrap();
+    let (code, out, _) = run(&["check", file, "--charset", "GB2312", "--format", "jsonl"]);
+    assert_eq!(code, 0, "{out}");
+    let row: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(row["encoding"], "GBK");
+    assert_eq!(
+        row["findings"][0]["message"],
+        "no usable CA label and the bytes are not UTF-8; read as GBK, the charset given for such records"
+    );
+    let (code, out, _) = run(&["explain", file, "--charset", "cp936"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("read as GBK"), "{out}");
+    let (code, _, err) = run(&["check", file, "--charset", "utf-7"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`utf-7` names no known encoding"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -153,6 +153,22 @@ def test_options_have_the_cli_names_and_messages():
     assert "dead_stones" in sgfaudit.option_names()
 
 
+def test_a_charset_is_given_as_the_cli_gives_it(tmp_path):
+    """PW is B0 D7, `白` in GB2312: two bytes, too few for detection."""
+    game = tmp_path / "white.sgf"
+    game.write_bytes(b"(;GM[1]SZ[9]PW[\xb0\xd7];B[ee];W[cc])")
+    cli = subprocess.run(
+        [str(CLI), "check", str(game), "-q", "--format", "csv", "--charset", "GB2312"],
+        capture_output=True,
+    )
+    assert cli.returncode == 0, cli.stderr
+    assert ",GBK," in cli.stdout.decode().splitlines()[1]
+    games = sgfaudit.audit([game], charset="GB2312").games.to_pylist()
+    assert [g["encoding"] for g in games] == ["GBK"]
+    with pytest.raises(ValueError, match="UTF-16 is told by its byte-order mark"):
+        sgfaudit.audit([game], charset="utf-16le")
+
+
 def test_a_missing_file_is_a_row_not_an_exception():
     games = sgfaudit.audit(["no/such/file.sgf"]).games.to_pylist()
     assert len(games) == 1

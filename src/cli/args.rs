@@ -386,6 +386,13 @@ pub struct AuditArgs {
     /// or KiB, MiB, GiB: powers of 1024; KB, MB, GB: powers of 1000).
     #[arg(long, value_name = "SIZE", value_parser = options::parse_size, default_value = "256M")]
     pub max_file_size: u64,
+    /// The encoding of records that declare none usable (no CA, an unknown
+    /// one, or one their bytes are not valid in) and are not UTF-8, read in
+    /// place of a statistical guess, which a few bytes leave unsure: a CA
+    /// label (GBK, Big5, Shift_JIS, EUC-KR, windows-1251, latin-1, ...), or
+    /// `detect`. A record not valid in it is still detected.
+    #[arg(long, value_name = "ENCODING", value_parser = options::parse_charset, default_value = "detect")]
+    pub charset: options::Charset,
 }
 
 impl AuditArgs {
@@ -423,6 +430,7 @@ impl AuditArgs {
             },
             max_file_size: self.max_file_size,
             pictures,
+            charset: self.charset.0,
         }
     }
 

@@ -88,7 +88,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
     // `--severity`, with the configuration's overrides for this path.
     let selection = args.selection();
     let game = selection.apply(game);
-    let collection = sgfaudit::sgf::read(bytes);
+    let collection = sgfaudit::sgf::read_in(bytes, opts.charset);
     let Some(mut record) = collection.parse_game(args.game).and_then(|g| g.record) else {
         return usage_error("the game has no record");
     };

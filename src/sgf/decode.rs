@@ -270,7 +270,7 @@ pub fn label_allows_utf8(head: &[u8]) -> bool {
     }
 }
 
-pub fn decode_continuation(bytes: Vec<u8>) -> Decoded {
+pub fn decode_continuation(bytes: Vec<u8>, charset: Option<&'static Encoding>) -> Decoded {
     match String::from_utf8(bytes) {
         Ok(text) => Decoded {
             text,
@@ -283,12 +283,15 @@ pub fn decode_continuation(bytes: Vec<u8>) -> Decoded {
             replaced: Vec::new(),
             guessed_from: None,
         },
-        Err(e) => decode(e.into_bytes()),
+        Err(e) => decode(e.into_bytes(), charset),
     }
 }
 
-/// Decodes a file's bytes. Never fails.
-pub fn decode(bytes: Vec<u8>) -> Decoded {
+/// Decodes a file's bytes. Never fails. `charset` is the encoding of a text
+/// that no byte-order mark, NUL pattern or usable `CA` label decides and that
+/// is not UTF-8, when the user knows it: it takes the place of detection for
+/// the bytes that are valid in it.
+pub fn decode(bytes: Vec<u8>, charset: Option<&'static Encoding>) -> Decoded {
     if let Some(d) = decode_utf32(&bytes) {
         return d;
     }
@@ -298,7 +301,7 @@ pub fn decode(bytes: Vec<u8>) -> Decoded {
         bom_len,
         label,
         findings,
-    } = decode_borrowed(&bytes);
+    } = decode_borrowed(&bytes, charset);
     // Before its first byte that is not ASCII, a text in an encoding that
     // keeps ASCII as it is has the file's bytes, one character each.
     let guessed_from = (bom_len == 0
@@ -427,14 +430,14 @@ fn decode_utf32(bytes: &[u8]) -> Option<Decoded> {
     })
 }
 
-fn decode_borrowed(bytes: &[u8]) -> Borrowed<'_> {
+fn decode_borrowed<'b>(bytes: &'b [u8], charset: Option<&'static Encoding>) -> Borrowed<'b> {
     if let Some(d) = decode_by_bom(bytes) {
         return d;
     }
     if let Some(d) = decode_utf16_without_bom(bytes) {
         return d;
     }
-    decode_by_label(bytes)
+    decode_by_label(bytes, charset)
 }
 
 /// A byte-order mark decides.
@@ -501,8 +504,8 @@ fn decode_utf16_without_bom(bytes: &[u8]) -> Option<Borrowed<'_>> {
     })
 }
 
-/// The CA label, then "is it valid UTF-8", then detection.
-fn decode_by_label(bytes: &[u8]) -> Borrowed<'_> {
+/// The CA label, then "is it valid UTF-8", then `charset` or detection.
+fn decode_by_label<'b>(bytes: &'b [u8], charset: Option<&'static Encoding>) -> Borrowed<'b> {
     let mut findings = Vec::new();
     let label = find_label(bytes);
     let labelled = labelled_encoding(label.as_deref(), &mut findings);
@@ -524,7 +527,9 @@ fn decode_by_label(bytes: &[u8]) -> Borrowed<'_> {
             ));
             (UTF_8, Cow::Borrowed(s))
         }
-        (Some(enc), _) if enc != UTF_8 => decode_as_labelled(bytes, enc, said, &mut findings),
+        (Some(enc), _) if enc != UTF_8 => {
+            decode_as_labelled(bytes, enc, said, charset, &mut findings)
+        }
         // Mostly UTF-8 with a few broken sequences: keep UTF-8, replace the rest.
         (labelled, _) if mostly_utf8(bytes) => {
             let (text, _) = UTF_8.decode_without_bom_handling(bytes);
@@ -540,8 +545,8 @@ fn decode_by_label(bytes: &[u8]) -> Borrowed<'_> {
             ));
             (UTF_8, text)
         }
-        // Not valid UTF-8, labelled UTF-8 or unlabelled: detect.
-        (labelled, _) => decode_detected(bytes, labelled, said, &mut findings),
+        // Not valid UTF-8, labelled UTF-8 or unlabelled: the charset given, or detect.
+        (labelled, _) => decode_detected(bytes, labelled, said, charset, &mut findings),
     };
     Borrowed {
         text,
@@ -571,31 +576,31 @@ fn labelled_encoding(
     enc
 }
 
-/// Bytes under a label other than UTF-8: decoded by it, or detected when they
-/// are not valid in it.
+/// Bytes under a label other than UTF-8: decoded by it, or, when they are not
+/// valid in it, in the encoding [`assume`] finds them valid in.
 fn decode_as_labelled<'b>(
     bytes: &'b [u8],
     enc: &'static Encoding,
     said: &str,
+    charset: Option<&'static Encoding>,
     findings: &mut Vec<Finding>,
 ) -> (&'static Encoding, Cow<'b, str>) {
     let (text, errors) = enc.decode_without_bom_handling(bytes);
     if !errors {
         return (enc, text);
     }
-    let guess = detect(bytes);
-    let (gtext, gerrors) = guess.decode_without_bom_handling(bytes);
-    if !gerrors && guess != enc {
+    let assumed = assume(bytes, charset);
+    if !assumed.errors && assumed.encoding != enc {
         findings.push(Finding::new(
             Code::CharsetWrongLabel,
             format!(
                 "CA[{said}] declares {} but the bytes are not valid {}; {}",
                 enc.name(),
                 enc.name(),
-                detected(guess, bytes)
+                assumed.why
             ),
         ));
-        (guess, gtext)
+        (assumed.encoding, assumed.text)
     } else {
         findings.push(Finding::new(
             Code::CharsetReplaced,
@@ -605,15 +610,16 @@ fn decode_as_labelled<'b>(
     }
 }
 
-/// Bytes that are not valid UTF-8, labelled UTF-8 or unlabelled: detected.
+/// Bytes that are not valid UTF-8, labelled UTF-8 or unlabelled: read in the
+/// encoding [`assume`] gives.
 fn decode_detected<'b>(
     bytes: &'b [u8],
     labelled: Option<&'static Encoding>,
     said: &str,
+    charset: Option<&'static Encoding>,
     findings: &mut Vec<Finding>,
 ) -> (&'static Encoding, Cow<'b, str>) {
-    let guess = detect(bytes);
-    let (text, errors) = guess.decode_without_bom_handling(bytes);
+    let assumed = assume(bytes, charset);
     let (why, what) = match labelled {
         Some(enc) if enc == UTF_8 => (
             Code::CharsetWrongLabel,
@@ -628,17 +634,71 @@ fn decode_detected<'b>(
             "no usable CA label and the bytes are not UTF-8".to_string(),
         ),
     };
-    findings.push(Finding::new(
-        why,
-        format!("{what}; {}", detected(guess, bytes)),
-    ));
-    if errors {
+    findings.push(Finding::new(why, format!("{what}; {}", assumed.why)));
+    if assumed.errors {
         findings.push(Finding::new(
             Code::CharsetReplaced,
-            format!("bytes invalid in {} were replaced by U+FFFD", guess.name()),
+            format!(
+                "bytes invalid in {} were replaced by U+FFFD",
+                assumed.encoding.name()
+            ),
         ));
     }
-    (guess, text)
+    (assumed.encoding, assumed.text)
+}
+
+/// Text read in an encoding no label gave, and the words that say which.
+struct Assumed<'b> {
+    encoding: &'static Encoding,
+    text: Cow<'b, str>,
+    /// Some bytes are invalid in `encoding` and were replaced.
+    errors: bool,
+    why: String,
+}
+
+/// The encoding of bytes that no label decides: `charset` (the one the user
+/// gave for such texts) when the bytes are valid in it; else the detector's
+/// guess when they are valid in that; else `charset`, replacing what is
+/// invalid. Without `charset`, or on valid UTF-8 (under a label that lies),
+/// the guess, which is UTF-8 for valid UTF-8.
+fn assume<'b>(bytes: &'b [u8], charset: Option<&'static Encoding>) -> Assumed<'b> {
+    let guessed = |bytes| {
+        let guess = detect(bytes);
+        let (text, errors) = guess.decode_without_bom_handling(bytes);
+        Assumed {
+            encoding: guess,
+            text,
+            errors,
+            why: detected(guess, bytes),
+        }
+    };
+    let Some(given) = charset.filter(|_| std::str::from_utf8(bytes).is_err()) else {
+        return guessed(bytes);
+    };
+    let (text, errors) = given.decode_without_bom_handling(bytes);
+    let as_given = format!(
+        "read as {}, the charset given for such records",
+        given.name()
+    );
+    if errors {
+        let guess = guessed(bytes);
+        if !guess.errors {
+            return Assumed {
+                why: format!(
+                    "not valid {} (the charset given); {}",
+                    given.name(),
+                    guess.why
+                ),
+                ..guess
+            };
+        }
+    }
+    Assumed {
+        encoding: given,
+        text,
+        errors,
+        why: as_given,
+    }
 }
 
 fn find_label_text(text: &str) -> Option<String> {
@@ -697,7 +757,7 @@ mod tests {
 
     #[test]
     fn utf8_bom_is_stripped() {
-        let d = decode(b"\xEF\xBB\xBF(;GM[1])".to_vec());
+        let d = decode(b"\xEF\xBB\xBF(;GM[1])".to_vec(), None);
         assert_eq!(d.text, "(;GM[1])");
         assert_eq!(d.bom_len, 3);
         assert_eq!(d.encoded_len("(;"), 2);
@@ -711,7 +771,7 @@ mod tests {
             bytes.extend_from_slice(&[0xD6, 0xD0, 0xB9, 0xFA, 0xCE, 0xA7, 0xC6, 0xE5]);
         }
         bytes.extend_from_slice(b"])");
-        let d = decode(bytes.clone());
+        let d = decode(bytes.clone(), None);
         assert!(d.findings.iter().any(|f| f.code == Code::CharsetWrongLabel));
         assert!(d.text.contains("中国围棋"), "{}", d.text);
         // 20 times 8 bytes, none ASCII.
@@ -725,15 +785,68 @@ mod tests {
     /// A guess says how many bytes it rests on: `白` in GBK is two.
     #[test]
     fn a_guess_names_its_evidence() {
-        let d = decode(b"(;GM[1]PW[\xB0\xD7]PB[GNU Go])".to_vec());
+        let d = decode(b"(;GM[1]PW[\xB0\xD7]PB[GNU Go])".to_vec(), None);
         let f = d.findings.iter().find(|f| f.code == Code::CharsetAssumed);
         assert!(
             f.is_some_and(|f| f.message.ends_with("(from 2 bytes that are not ASCII)")),
             "{:?}",
             d.findings
         );
-        let d = decode(b"(;GM[1]C[h\xF6rru])".to_vec());
+        let d = decode(b"(;GM[1]C[h\xF6rru])".to_vec(), None);
         let f = d.findings.iter().find(|f| f.code == Code::CharsetAssumed);
         assert!(f.is_some_and(|f| f.message.ends_with("(from 1 byte that is not ASCII)")));
+    }
+
+    /// `--charset` reads what no label decides: B0 D7 is `白` in GB2312's
+    /// table, which two bytes are too few for the detector to find.
+    #[test]
+    fn a_given_charset_reads_what_no_label_decides() {
+        let bytes = b"(;GM[1]PW[\xB0\xD7]PB[GNU Go])".to_vec();
+        let d = decode(bytes.clone(), Some(encoding_rs::GBK));
+        assert_eq!(d.text, "(;GM[1]PW[白]PB[GNU Go])");
+        assert_eq!(d.encoding, encoding_rs::GBK);
+        let f = d.findings.iter().find(|f| f.code == Code::CharsetAssumed);
+        assert!(
+            f.is_some_and(|f| f
+                .message
+                .ends_with("read as GBK, the charset given for such records")),
+            "{:?}",
+            d.findings
+        );
+        // The same bytes under a label they are not valid in (`\xB0` starts
+        // no UTF-8 character): the label lies, as labels often do.
+        let mut labelled = b"(;CA[UTF-8]".to_vec();
+        labelled.extend_from_slice(&bytes[2..]);
+        let d = decode(labelled, Some(encoding_rs::GBK));
+        assert!(d.text.contains("PW[白]"), "{}", d.text);
+        assert!(d.findings.iter().any(|f| f.code == Code::CharsetWrongLabel));
+    }
+
+    /// Valid UTF-8 stays UTF-8 whatever charset is given; a text not valid
+    /// in the given charset is detected: `h\xF6rru` (Latin-1 `ö`) is not
+    /// EUC-JP, whose trail bytes are A1-FE.
+    #[test]
+    fn a_given_charset_gives_way_to_utf8_and_to_invalid_bytes() {
+        let d = decode("(;GM[1]PW[白])".as_bytes().to_vec(), Some(encoding_rs::GBK));
+        assert_eq!(d.encoding, UTF_8);
+        assert_eq!(d.text, "(;GM[1]PW[白])");
+        assert!(d.findings.is_empty(), "{:?}", d.findings);
+        // Under a label it is not valid in (ISO-2022-JP has no byte above
+        // 7F) as well; read as GBK, its bytes would be valid, and wrong.
+        let utf8 = "(;CA[ISO-2022-JP]PW[白])";
+        let d = decode(utf8.as_bytes().to_vec(), Some(encoding_rs::GBK));
+        assert_eq!((d.encoding, d.text.as_str()), (UTF_8, utf8));
+        let d = decode(b"(;GM[1]C[h\xF6rru])".to_vec(), Some(encoding_rs::EUC_JP));
+        assert_eq!(d.text, "(;GM[1]C[hörru])");
+        let f = d.findings.iter().find(|f| f.code == Code::CharsetAssumed);
+        assert!(
+            f.is_some_and(|f| f.message.ends_with(
+                "not valid EUC-JP (the charset given); detected windows-1252 \
+                 (from 1 byte that is not ASCII)"
+            )),
+            "{:?}",
+            d.findings
+        );
+        assert!(d.findings.iter().all(|f| f.code != Code::CharsetReplaced));
     }
 }

@@ -12,6 +12,7 @@ pub mod scan;
 
 use std::collections::{HashMap, VecDeque};
 
+use encoding_rs::Encoding;
 use sgf_parse::{parse_with_options, GameTree, ParseOptions};
 
 use crate::core::findings::{Code, Finding, Location};
@@ -104,20 +105,26 @@ impl ParsedGame {
 
 /// Decodes and scans a file's bytes.
 pub fn read(bytes: Vec<u8>) -> Collection {
+    read_in(bytes, None)
+}
+
+/// [`read`], with the encoding of a text that declares none usable and is
+/// not UTF-8, when the user knows it (`--charset`; else it is detected).
+pub fn read_in(bytes: Vec<u8>, charset: Option<&'static Encoding>) -> Collection {
     match Binary::sniff(&bytes) {
         // Not text: nothing of it is decoded or scanned.
         Some(binary) => Collection {
             binary: Some(binary),
-            ..collection(decode::decode(Vec::new()))
+            ..collection(decode::decode(Vec::new(), None))
         },
-        None => collection(decode::decode(bytes)),
+        None => collection(decode::decode(bytes, charset)),
     }
 }
 
-/// [`read`] for a part after the first of a file read in parts
+/// [`read_in`] for a part after the first of a file read in parts
 /// (`input::parts`): valid UTF-8 is taken as UTF-8 whatever its labels.
-pub fn read_continuation(bytes: Vec<u8>) -> Collection {
-    collection(decode::decode_continuation(bytes))
+pub fn read_continuation(bytes: Vec<u8>, charset: Option<&'static Encoding>) -> Collection {
+    collection(decode::decode_continuation(bytes, charset))
 }
 
 fn collection(decoded: decode::Decoded) -> Collection {
