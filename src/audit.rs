@@ -27,9 +27,9 @@ pub struct AuditOptions {
     /// Keep the positions a report draws ([`crate::pictures`]) for the games
     /// worth a picture (`--out`, `--html`).
     pub pictures: bool,
-    /// The encoding of a record that declares none usable (no `CA`, or one
-    /// its bytes are not valid in) and is not UTF-8, in place of the one
-    /// detected (`--charset`); `None`: detected.
+    /// The encoding of a record that declares none usable (no `CA`, an
+    /// unknown one, or one its bytes are not valid in) and is not UTF-8, in
+    /// place of the one detected (`--charset`); `None`: detected.
     pub charset: Option<&'static encoding_rs::Encoding>,
 }
 

@@ -65,7 +65,7 @@ pub fn parse_charset(s: &str) -> Result<Charset, String> {
         )),
         Some(e) if e == encoding_rs::UTF_16LE || e == encoding_rs::UTF_16BE => Err(format!(
             "`{s}`: UTF-16 is told by its byte-order mark or its NUL bytes; \
-             --charset names an encoding that keeps ASCII as it is"
+             the charset given must keep ASCII as it is"
         )),
         Some(e) if e == encoding_rs::REPLACEMENT => {
             Err(format!("`{s}` names no encoding a record can be read in"))
